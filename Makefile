@@ -1,0 +1,136 @@
+# bpfvet build. `make demo` and `make test` are the two entry points for a
+# fresh Debian 12 machine: both install missing packages first.
+
+ifeq ($(origin CC),default)
+CC := clang-19
+endif
+BPF_CC ?= clang-19
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+
+B := build
+PKGS := libelf libbpf zlib
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc
+CFLAGS ?= -O2 -g
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+
+LIB_SRCS := $(sort $(wildcard src/*.c))
+CLI_SRCS := $(sort $(wildcard tools/*.c))
+TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+TEST_SUPPORT := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
+BPF_TEST_SRCS := $(sort $(wildcard tests/progs/*.c))
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
+HDRS := $(wildcard include/*.h src/*.h tools/*.h tests/unit/*.h)
+
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
+PIC_OBJS := $(LIB_SRCS:src/%.c=$(B)/pic/%.o)
+SAN_OBJS := $(LIB_SRCS:src/%.c=$(B)/san/obj/%.o)
+CLI_OBJS := $(CLI_SRCS:tools/%.c=$(B)/obj/cli_%.o)
+SAN_CLI_OBJS := $(CLI_SRCS:tools/%.c=$(B)/san/obj/cli_%.o)
+TEST_BINS := $(TEST_SRCS:tests/unit/%.c=$(B)/san/tests/%)
+BPF_TEST_OBJS := $(BPF_TEST_SRCS:tests/progs/%.c=$(B)/progs/%.o)
+EXAMPLE_OBJS := $(EXAMPLE_SRCS:examples/%.bpf.c=$(B)/examples/%.bpf.o)
+
+# asm/types.h lives in the multiarch include directory.
+BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
+	      -idirafter /usr/include/$(shell uname -m)-linux-gnu \
+	      -D__TARGET_ARCH_x86 -Itests/progs
+
+.PHONY: all deps demo test check examples progs install uninstall clean \
+	corpus conformance bench fuzz fuzz-build
+
+all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
+
+deps:
+	@scripts/deps.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory all examples
+	@set -e; for o in $(EXAMPLE_OBJS); do \
+		echo "== $$o"; $(B)/bpfvet dump $$o; \
+	done
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+check: all $(B)/san/bpfvet $(TEST_BINS) progs examples
+	@tests/run.sh
+
+examples: $(EXAMPLE_OBJS)
+progs: $(BPF_TEST_OBJS)
+
+$(B)/obj/%.o: src/%.c $(HDRS) | $(B)/obj
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+$(B)/pic/%.o: src/%.c $(HDRS) | $(B)/pic
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
+$(B)/san/obj/%.o: src/%.c $(HDRS) | $(B)/san/obj
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
+$(B)/obj/cli_%.o: tools/%.c $(HDRS) | $(B)/obj
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
+$(B)/san/obj/cli_%.o: tools/%.c $(HDRS) | $(B)/san/obj
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
+
+$(B)/libbpfvet.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(B)/libbpfvet.so: $(PIC_OBJS)
+	$(CC) -shared -Wl,-soname,libbpfvet.so.0 $^ -o $@ $(PKG_LIBS) -lm
+$(B)/san/libbpfvet.a: $(SAN_OBJS)
+	rm -f $@ && ar rcs $@ $^
+$(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
+	$(CC) $(CFLAGS) $^ -o $@ $(PKG_LIBS) -lm
+$(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
+	$(CC) $(SAN_FLAGS) $^ -o $@ $(PKG_LIBS) -lm
+
+$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) | $(B)/san/tests
+	$(CC) $(BASE_CFLAGS) -Itests/unit -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
+		$< $(TEST_SUPPORT) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+
+$(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
+	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
+$(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples
+	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
+
+$(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
+	mkdir -p $@
+
+# Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
+corpus: deps all
+	scripts/build-corpus.sh
+
+# libFuzzer target for the loader. FUZZ_SECONDS bounds the run.
+FUZZ_SECONDS ?= 60
+fuzz-build: $(B)/fuzz/fuzz_loader
+$(B)/fuzz/fuzz_loader: tests/fuzz/fuzz_loader.c $(LIB_SRCS) $(HDRS)
+	mkdir -p $(B)/fuzz
+	clang-19 $(BASE_CFLAGS) -O1 -g -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(PKG_CFLAGS) \
+		tests/fuzz/fuzz_loader.c $(LIB_SRCS) -o $@ $(PKG_LIBS) -lm
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build progs
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR)
+	install -m 644 include/bpfvet.h $(DESTDIR)$(INCDIR)/
+	install -m 644 $(B)/libbpfvet.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(B)/libbpfvet.so $(DESTDIR)$(LIBDIR)/libbpfvet.so.0
+	ln -sf libbpfvet.so.0 $(DESTDIR)$(LIBDIR)/libbpfvet.so
+	install -m 755 $(B)/bpfvet $(DESTDIR)$(BINDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCDIR@|$(INCDIR)|' bpfvet.pc.in \
+	    > $(DESTDIR)$(LIBDIR)/pkgconfig/bpfvet.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCDIR)/bpfvet.h $(DESTDIR)$(LIBDIR)/libbpfvet.a \
+	      $(DESTDIR)$(LIBDIR)/libbpfvet.so $(DESTDIR)$(LIBDIR)/libbpfvet.so.0 \
+	      $(DESTDIR)$(BINDIR)/bpfvet $(DESTDIR)$(LIBDIR)/pkgconfig/bpfvet.pc
+
+clean:
+	rm -rf $(B)

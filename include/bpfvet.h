@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bpfvet: a userspace eBPF verifier.
+ *
+ * Conventions (libbpf style):
+ *  - objects are opaque and owned by whoever opened them;
+ *  - every opts struct starts with its size (`sz`), so that new fields can
+ *    be appended without breaking callers built against an older header;
+ *  - functions return 0 or a positive count on success and a negative errno
+ *    on failure; a human-readable reason goes into the caller's error buffer
+ *    when one is given.
+ *
+ * Nothing in the library uses global mutable state: two threads may open,
+ * inspect and verify different objects concurrently.
+ */
+#ifndef BPFVET_H
+#define BPFVET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BPFVET_VERSION_MAJOR 0
+#define BPFVET_VERSION_MINOR 1
+
+/* Same layout as the kernel's struct bpf_insn, so callers may cast. */
+struct bpfvet_insn {
+	uint8_t code;
+	uint8_t dst_reg : 4;
+	uint8_t src_reg : 4;
+	int16_t off;
+	int32_t imm;
+};
+
+struct bpfvet_object;
+struct bpfvet_program;
+struct bpfvet_map;
+
+/* ------------------------------------------------------------------ */
+/* Opening ELF objects                                                 */
+/* ------------------------------------------------------------------ */
+
+struct bpfvet_open_opts {
+	size_t sz;
+	/* Program type for every program, by kernel name ("xdp",
+	 * "socket_filter", "sched_cls", ...). NULL infers it from the
+	 * section name with libbpf's rules. */
+	const char *prog_type;
+	/* Where to write a one-line reason when opening fails. */
+	char *errbuf;
+	size_t errbuf_sz;
+};
+#define bpfvet_open_opts__last_field errbuf_sz
+
+int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
+			struct bpfvet_object **objp);
+int bpfvet_object__open_mem(const void *buf, size_t size, const char *name,
+			    const struct bpfvet_open_opts *opts,
+			    struct bpfvet_object **objp);
+void bpfvet_object__close(struct bpfvet_object *obj);
+
+const char *bpfvet_object__name(const struct bpfvet_object *obj);
+const char *bpfvet_object__license(const struct bpfvet_object *obj);
+uint32_t bpfvet_object__kversion(const struct bpfvet_object *obj);
+size_t bpfvet_object__map_cnt(const struct bpfvet_object *obj);
+const struct bpfvet_map *bpfvet_object__map(const struct bpfvet_object *obj,
+					    size_t idx);
+size_t bpfvet_object__prog_cnt(const struct bpfvet_object *obj);
+struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
+					   size_t idx);
+
+/* ------------------------------------------------------------------ */
+/* Maps                                                                */
+/* ------------------------------------------------------------------ */
+
+enum bpfvet_map_origin {
+	BPFVET_MAP_LEGACY,	/* SEC("maps"), struct bpf_map_def */
+	BPFVET_MAP_BTF,		/* SEC(".maps") */
+	BPFVET_MAP_DATA,	/* .data*, .bss*, .rodata*, .kconfig */
+	BPFVET_MAP_INNER,	/* template of an inner map (map-in-map) */
+	BPFVET_MAP_RAW,		/* described by a bpfvet_map_desc */
+};
+
+const char *bpfvet_map__name(const struct bpfvet_map *map);
+uint32_t bpfvet_map__type(const struct bpfvet_map *map);
+uint32_t bpfvet_map__key_size(const struct bpfvet_map *map);
+uint32_t bpfvet_map__value_size(const struct bpfvet_map *map);
+uint32_t bpfvet_map__max_entries(const struct bpfvet_map *map);
+uint32_t bpfvet_map__flags(const struct bpfvet_map *map);
+enum bpfvet_map_origin bpfvet_map__origin(const struct bpfvet_map *map);
+/* Inner map template of a map-in-map, or NULL. */
+const struct bpfvet_map *bpfvet_map__inner(const struct bpfvet_map *map);
+/* Initial contents of a global-data map (NULL for .bss and other maps). */
+const void *bpfvet_map__initial_value(const struct bpfvet_map *map,
+				      size_t *size);
+
+/* ------------------------------------------------------------------ */
+/* Programs                                                            */
+/* ------------------------------------------------------------------ */
+
+const char *bpfvet_program__name(const struct bpfvet_program *prog);
+const char *bpfvet_program__section(const struct bpfvet_program *prog);
+uint32_t bpfvet_program__type(const struct bpfvet_program *prog);
+uint32_t bpfvet_program__expected_attach_type(const struct bpfvet_program *prog);
+/* BPF_F_SLEEPABLE, BPF_F_XDP_HAS_FRAGS, ... implied by the section. */
+uint32_t bpfvet_program__flags(const struct bpfvet_program *prog);
+/* Instructions after relocation, subprograms appended, as the kernel
+ * receives them (map references carry map indexes, not fds). */
+const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *prog,
+					       size_t *cnt);
+
+/* Kernel program-type names ("xdp", "sched_cls", ...) <-> numbers. */
+int bpfvet_prog_type_by_name(const char *name, uint32_t *type);
+const char *bpfvet_prog_type_name(uint32_t type);
+
+/* ------------------------------------------------------------------ */
+/* Raw programs, for userspace runtimes without an ELF file            */
+/* ------------------------------------------------------------------ */
+
+struct bpfvet_map_desc {
+	size_t sz;
+	const char *name;
+	uint32_t type;
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t max_entries;
+	uint32_t flags;
+	int inner_map_idx;	/* index in the same table, or -1 */
+};
+#define bpfvet_map_desc__last_field inner_map_idx
+
+/*
+ * In a raw program, LD_IMM64 with src_reg BPF_PSEUDO_MAP_FD or
+ * BPF_PSEUDO_MAP_VALUE carries an index into `maps` in its imm field.
+ */
+struct bpfvet_raw_opts {
+	size_t sz;
+	const char *name;
+	uint32_t prog_type;
+	uint32_t expected_attach_type;
+	const struct bpfvet_insn *insns;
+	size_t insn_cnt;
+	const struct bpfvet_map_desc *maps;
+	size_t map_cnt;
+	const char *license;	/* "GPL" when NULL */
+	char *errbuf;
+	size_t errbuf_sz;
+};
+#define bpfvet_raw_opts__last_field errbuf_sz
+
+int bpfvet_program__from_insns(const struct bpfvet_raw_opts *opts,
+			       struct bpfvet_program **progp);
+/* Frees a program made by bpfvet_program__from_insns(); programs that
+ * belong to an object are freed with the object. */
+void bpfvet_program__free(struct bpfvet_program *prog);
+
+/* ------------------------------------------------------------------ */
+/* Disassembly                                                         */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Writes the kernel verifier's text for instruction `idx` (without the
+ * "idx: " prefix), e.g. "(b7) r0 = 0". Returns the number of instruction
+ * slots consumed (2 for LD_IMM64) or a negative errno.
+ */
+int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,
+			   char *buf, size_t buf_sz);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BPFVET_H */

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs the Debian 12 packages that building, testing and benchmarking
+# bpfvet need. As root it runs apt-get; otherwise it prints the command.
+# Usage: scripts/deps.sh [--check]   (--check: only report, exit 1 if missing)
+set -eu
+
+PKGS="make libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev
+clang-19 llvm-19 lld-19 libclang-rt-19-dev bpftool linux-source-6.12
+xz-utils valgrind gnuplot-nox python3"
+
+missing=""
+for p in $PKGS; do
+	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	case "$st" in
+	*"install ok installed"*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "${1:-}" = "--check" ]; then
+	echo "missing packages:$missing" >&2
+	exit 1
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "bpfvet needs these Debian packages:$missing" >&2
+	echo "run as root:  apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have empty or stale package lists: retry after update.
+if ! apt-get install -y -q --no-install-recommends $missing >/dev/null; then
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi

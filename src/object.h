@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * In-memory form of a BPF object after a libbpf-style load: maps, programs
+ * with their relocated instructions and the BTF side tables. The loader
+ * (loader*.c) fills these; everything else only reads them.
+ *
+ * Conventions for relocated instructions (what the kernel would see, with
+ * map indexes where the kernel would see fds):
+ *  - LD_IMM64 src=BPF_PSEUDO_MAP_FD:    imm = index in obj->maps;
+ *  - LD_IMM64 src=BPF_PSEUDO_MAP_VALUE: imm = map index, next imm = offset;
+ *  - LD_IMM64 src=BPF_PSEUDO_FUNC:      imm = relative insn offset (kernel form);
+ *  - CALL src=BPF_PSEUDO_CALL:          imm = relative insn offset (kernel form);
+ *  - CALL src=BPF_PSEUDO_KFUNC_CALL and LD_IMM64 src=BPF_PSEUDO_BTF_ID:
+ *                                       imm = index in prog->externs, off = 0.
+ */
+#ifndef BPFVET_OBJECT_H
+#define BPFVET_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpfvet.h"
+
+struct btf;
+
+struct bpfvet_map {
+	char *name;
+	enum bpfvet_map_origin origin;
+	uint32_t type;
+	uint32_t key_size;
+	uint32_t value_size;
+	uint32_t max_entries;
+	uint32_t flags;
+	uint32_t map_extra;
+	uint32_t numa_node;
+	uint32_t pinning;
+	/* BTF type ids in the object's BTF (0 when absent). */
+	uint32_t btf_key_type_id;
+	uint32_t btf_value_type_id;
+	/* For data maps: the DATASEC type id; for BTF maps: the VAR type. */
+	uint32_t btf_var_type_id;
+	/* Index in obj->maps of the inner map template, or -1. */
+	int inner_idx;
+	/* Source section and offset of the definition. */
+	int sec_idx;
+	size_t sec_off;
+	/* Initial value of global data (.data, .rodata); NULL for .bss. */
+	void *init_data;
+	size_t init_size;
+	/* Initial contents of a map-in-map or prog_array: slot -> map/prog
+	 * name (from `.values = { ... }`), `init_cnt` entries. */
+	char **init_slots;
+	size_t init_cnt;
+};
+
+/* One subprogram inside a relocated program. Index 0 is the entry. */
+struct bpfvet_subprog {
+	char *name;
+	size_t start;		/* first insn in prog->insns */
+	size_t len;
+	bool global;		/* BTF FUNC with global linkage */
+	uint32_t btf_func_id;	/* BTF_KIND_FUNC id, 0 when unknown */
+};
+
+enum bpfvet_extern_kind {
+	BPFVET_EXTERN_KFUNC,	/* extern function called with PSEUDO_KFUNC_CALL */
+	BPFVET_EXTERN_KSYM,	/* extern variable (__ksym) */
+	BPFVET_EXTERN_KCONFIG,	/* extern in .kconfig */
+};
+
+struct bpfvet_extern {
+	char *name;
+	enum bpfvet_extern_kind kind;
+	uint32_t btf_id;	/* FUNC or VAR id in the object's BTF */
+	bool weak;
+};
+
+/* func_info / line_info / CO-RE records, re-indexed to prog->insns. */
+struct bpfvet_func_info {
+	uint32_t insn_off;
+	uint32_t type_id;
+};
+
+struct bpfvet_line_info {
+	uint32_t insn_off;
+	uint32_t file_name_off;	/* offsets in the object's BTF strings */
+	uint32_t line_off;
+	uint32_t line_col;	/* line << 10 | col, as in .BTF.ext */
+};
+
+struct bpfvet_core_relo {
+	uint32_t insn_off;
+	uint32_t type_id;
+	uint32_t access_str_off;
+	uint32_t kind;
+};
+
+struct bpfvet_program {
+	struct bpfvet_object *obj;	/* NULL for raw programs */
+	char *name;
+	char *sec_name;
+	uint32_t type;
+	uint32_t expected_attach_type;
+	uint32_t prog_flags;		/* implied by the section name */
+	char *attach_target;		/* text after "fentry/" etc., or NULL */
+	bool type_known;		/* false: section name not recognised */
+	int sec_idx;
+	size_t sec_insn_off;		/* entry function's offset in its section */
+
+	struct bpfvet_insn *insns;
+	size_t insn_cnt;
+
+	struct bpfvet_subprog *subprogs;
+	size_t subprog_cnt;
+
+	struct bpfvet_extern *externs;
+	size_t extern_cnt;
+
+	struct bpfvet_func_info *func_info;
+	size_t func_info_cnt;
+	struct bpfvet_line_info *line_info;
+	size_t line_info_cnt;
+	struct bpfvet_core_relo *core_relos;
+	size_t core_relo_cnt;
+
+	/* Raw programs own a private map table; object programs use obj's. */
+	struct bpfvet_map *raw_maps;
+	size_t raw_map_cnt;
+	char *raw_license;
+};
+
+struct bpfvet_object {
+	char *name;
+	char *license;
+	uint32_t kversion;
+	struct btf *btf;		/* NULL when the object has no .BTF */
+	/* Raw .BTF and .BTF.ext bytes, kept for passing to the kernel. */
+	void *btf_data;
+	size_t btf_size;
+
+	struct bpfvet_map *maps;
+	size_t map_cnt;
+	struct bpfvet_program *progs;
+	size_t prog_cnt;
+};
+
+/* Map table and license that apply to a program, object or raw. */
+static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *prog,
+						 size_t *cnt)
+{
+	if (prog->obj) {
+		*cnt = prog->obj->map_cnt;
+		return prog->obj->maps;
+	}
+	*cnt = prog->raw_map_cnt;
+	return prog->raw_maps;
+}
+
+#endif /* BPFVET_OBJECT_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "test.h"
+
+void test_fail(struct test_ctx *t, const char *file, int line,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	/* Report only the first failure of a case: later ones are usually
+	 * consequences of it. */
+	if (t->failures++)
+		return;
+	printf("FAIL %s: %s:%d: ", t->name, file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+void test_run(struct test_ctx *t, const char *name,
+	      void (*fn)(struct test_ctx *t))
+{
+	t->name = name;
+	t->failures = 0;
+	fn(t);
+	if (t->failures) {
+		t->failed++;
+	} else {
+		t->passed++;
+		printf("PASS %s\n", name);
+	}
+	fflush(stdout);
+}
+
+int test_finish(struct test_ctx *t)
+{
+	return t->failed ? 1 : 0;
+}
+
+const char *test_prog_path(char *buf, size_t sz, const char *name)
+{
+	const char *dir = getenv("BPFVET_PROGS");
+
+	snprintf(buf, sz, "%s/%s.o", dir ? dir : "build/progs", name);
+	return buf;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Minimal test harness. Each test binary runs its cases and prints one
+ * "PASS <name>" or "FAIL <name>: <where>: <what>" line per case; tests/run.sh
+ * counts them.
+ */
+#ifndef BPFVET_TEST_H
+#define BPFVET_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+struct test_ctx {
+	const char *name;
+	int failures;
+	int passed;
+	int failed;
+};
+
+#define CHECK(t, cond)                                                     \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			test_fail((t), __FILE__, __LINE__, "%s", #cond);   \
+		}                                                          \
+	} while (0)
+
+#define CHECK_MSG(t, cond, ...)                                            \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			test_fail((t), __FILE__, __LINE__, __VA_ARGS__);   \
+		}                                                          \
+	} while (0)
+
+#define CHECK_STR(t, got, want)                                            \
+	do {                                                               \
+		const char *g_ = (got), *w_ = (want);                      \
+		if (!g_ || strcmp(g_, w_) != 0) {                          \
+			test_fail((t), __FILE__, __LINE__,                 \
+				  "got \"%s\", want \"%s\"",               \
+				  g_ ? g_ : "(null)", w_);                 \
+		}                                                          \
+	} while (0)
+
+#define CHECK_INT(t, got, want)                                            \
+	do {                                                               \
+		long long g_ = (long long)(got), w_ = (long long)(want);   \
+		if (g_ != w_) {                                            \
+			test_fail((t), __FILE__, __LINE__,                 \
+				  "%s = %lld, want %lld", #got, g_, w_);   \
+		}                                                          \
+	} while (0)
+
+void test_fail(struct test_ctx *t, const char *file, int line,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void test_run(struct test_ctx *t, const char *name,
+	      void (*fn)(struct test_ctx *t));
+int test_finish(struct test_ctx *t);
+/* Path of a BPF object compiled from tests/progs/NAME.c. */
+const char *test_prog_path(char *buf, size_t sz, const char *name);
+
+#define RUN(t, fn) test_run((t), #fn, fn)
+
+#endif

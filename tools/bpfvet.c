@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* bpfvet command-line entry point: dispatches to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bpfvet.h"
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfvet [verify] OBJ.o... [options]   verify programs\n"
+		"       bpfvet dump OBJ.o [-p GLOB] [-t TYPE] list maps, programs, disassembly\n"
+		"       bpfvet help | --help | --version\n"
+		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("bpfvet %d.%d\n", BPFVET_VERSION_MAJOR, BPFVET_VERSION_MINOR);
+		return 0;
+	}
+	if (!strcmp(cmd, "dump"))
+		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(cmd, "verify"))
+		return cmd_verify(argc - 1, argv + 1);
+	/* `bpfvet OBJ.o...` is shorthand for `bpfvet verify OBJ.o...`. */
+	return cmd_verify(argc, argv);
+}
