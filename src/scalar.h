@@ -80,7 +80,9 @@ int scalar_branch_taken(const struct bounds *a, const struct bounds *b,
 void scalar_branch_refine(struct bounds *a, struct bounds *b, uint8_t op,
 			  bool is32);
 /* Condition that holds on the other edge (JEQ -> JNE, JGT -> JLE, ...).
- * JSET has no inverse op; callers refine its false edge specially. */
+ * JSET has no inverse in the ISA: its negation is the internal pseudo-op
+ * JMP_OP_NOT_SET, which scalar_branch_taken/refine accept like the rest. */
+#define JMP_OP_NOT_SET 0x48	/* BPF_JSET | BPF_X, never a real opcode here */
 uint8_t jmp_op_negate(uint8_t op);
 /* Condition with operands swapped (JGT -> JLT, JEQ -> JEQ, ...). */
 uint8_t jmp_op_swap(uint8_t op);
