@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Names of the kernel's BPF helper functions, by helper id. */
+#ifndef BPFVET_HELPER_NAMES_H
+#define BPFVET_HELPER_NAMES_H
+
+#include <stdint.h>
+
+/* Helper ids 0..211 exist in Linux 6.18 (__BPF_FUNC_MAX_ID = 212). */
+#define HELPER_ID_COUNT 212
+
+/* "bpf_map_lookup_elem" for id 1; NULL for ids the kernel does not know. */
+const char *helper_name(int32_t id);
+
+#endif /* BPFVET_HELPER_NAMES_H */
