@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include <ctype.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "kernel_log.h"
@@ -8,18 +9,27 @@
 #define LOG_ALIGN	40	/* kernel BPF_LOG_ALIGNMENT */
 #define LIVE_MAP_LEN	10	/* r0..r9 */
 
-size_t klog_state_column(size_t len)
+/* The kernel's bpf_vlog_alignment(): padding after `pos` characters so that
+ * the next character lands on a multiple of 8, at least 4 columns away and
+ * not before column 40. Returns the column of the character after it. */
+static size_t aligned_column(size_t pos)
 {
-	/* The kernel measures the line with its newline (len + 1) and pads
-	 * to a multiple of 8 at least half an alignment step away, minus the
-	 * newline it removed. */
-	size_t pos = len + 1;
 	size_t want = pos + LOG_MIN_ALIGN / 2;
 
 	if (want < LOG_ALIGN)
 		want = LOG_ALIGN;
-	want = (want + LOG_MIN_ALIGN - 1) / LOG_MIN_ALIGN * LOG_MIN_ALIGN;
-	return want - 2;
+	return (want + LOG_MIN_ALIGN - 1) / LOG_MIN_ALIGN * LOG_MIN_ALIGN - 1;
+}
+
+size_t klog_state_column(size_t len)
+{
+	/* The kernel measured the line with its newline, then removed it. */
+	return aligned_column(len + 1) - 1;
+}
+
+size_t klog_live_note_column(size_t text_len)
+{
+	return aligned_column(text_len);
 }
 
 /* Reads a decimal index at *p; false when there is none. */
@@ -46,17 +56,57 @@ static bool starts_insn_text(const char *s, const char *end)
 	return end - s >= 4 && memcmp(s, "BUG_", 4) == 0;
 }
 
+static void skip_spaces(const char **p, const char *end)
+{
+	while (*p < end && **p == ' ')
+		(*p)++;
+}
+
+/* Splits "text[<pad>; note]" into the text and what follows "; ". With
+ * `col` (the column that ';' must be at, relative to `text`) it also
+ * checks the padding. */
+static void split_note(const char *text, const char *end, size_t base,
+		       size_t (*col)(size_t), struct klog_insn *out)
+{
+	const char *semi = memchr(text, ';', (size_t)(end - text));
+	const char *text_end;
+
+	out->text = text;
+	if (!semi) {
+		out->text_len = (size_t)(end - text);
+		return;
+	}
+	text_end = semi;
+	while (text_end > text && text_end[-1] == ' ')
+		text_end--;
+	out->text_len = (size_t)(text_end - text);
+	out->pad_ok = text_end < semi &&
+		      (size_t)(semi - text) + base ==
+			      col((size_t)(text_end - text) + base);
+	out->state = semi + 1;
+	if (out->state < end && *out->state == ' ')
+		out->state++;
+	out->state_len = (size_t)(end - out->state);
+}
+
+/* "[%3d ]%3d: <map> text": an optional SCC number, then the index. */
 static bool parse_live_row(const char *line, const char *end,
 			   struct klog_insn *out)
 {
 	const char *p = line;
+	unsigned long first;
 	int i;
 
-	/* The index is right-aligned in 7 columns. */
-	while (p < end && *p == ' ')
-		p++;
-	if (!parse_index(&p, end, &out->idx))
+	skip_spaces(&p, end);
+	if (!parse_index(&p, end, &first))
 		return false;
+	out->idx = first;
+	if (p < end && *p == ' ') {
+		skip_spaces(&p, end);
+		if (!parse_index(&p, end, &out->idx))
+			return false;
+		out->scc = first;
+	}
 	if (end - p < 2 + LIVE_MAP_LEN + 1 || p[0] != ':' || p[1] != ' ')
 		return false;
 	p += 2;
@@ -70,15 +120,14 @@ static bool parse_live_row(const char *line, const char *end,
 	if (!starts_insn_text(p, end))
 		return false;
 	out->kind = KLOG_LIVE;
-	out->text = p;
-	out->text_len = (size_t)(end - p);
+	split_note(p, end, 0, klog_live_note_column, out);
 	return true;
 }
 
 static bool parse_trace(const char *line, const char *end,
 			struct klog_insn *out)
 {
-	const char *p = line, *semi, *text_end;
+	const char *p = line;
 
 	if (!parse_index(&p, end, &out->idx))
 		return false;
@@ -88,23 +137,37 @@ static bool parse_trace(const char *line, const char *end,
 	if (!starts_insn_text(p, end))
 		return false;
 	out->kind = KLOG_TRACE;
+	split_note(p, end, (size_t)(p - line), klog_state_column, out);
+	return true;
+}
+
+/* "mark_precise: frame%d: regs=%s stack=%s before IDX: text" */
+static bool parse_precise(const char *line, const char *end,
+			  struct klog_insn *out)
+{
+	static const char prefix[] = "mark_precise: frame";
+	static const char before[] = " before ";
+	const size_t plen = sizeof(prefix) - 1, blen = sizeof(before) - 1;
+	const char *p;
+
+	if ((size_t)(end - line) < plen || memcmp(line, prefix, plen) != 0)
+		return false;
+	for (p = line + plen; end - p >= (ptrdiff_t)blen; p++)
+		if (memcmp(p, before, blen) == 0)
+			break;
+	if (end - p < (ptrdiff_t)blen)
+		return false;
+	p += blen;
+	if (!parse_index(&p, end, &out->idx))
+		return false;
+	if (end - p < 2 || p[0] != ':' || p[1] != ' ')
+		return false;
+	p += 2;
+	if (!starts_insn_text(p, end))
+		return false;
+	out->kind = KLOG_PRECISE;
 	out->text = p;
-	semi = memchr(p, ';', (size_t)(end - p));
-	if (!semi) {
-		out->text_len = (size_t)(end - p);
-		return true;
-	}
-	text_end = semi;
-	while (text_end > p && text_end[-1] == ' ')
-		text_end--;
-	out->text_len = (size_t)(text_end - p);
-	out->pad_ok = text_end < semi &&
-		      (size_t)(semi - line) ==
-			      klog_state_column((size_t)(text_end - line));
-	out->state = semi + 1;
-	if (out->state < end && *out->state == ' ')
-		out->state++;
-	out->state_len = (size_t)(end - out->state);
+	out->text_len = (size_t)(end - p);
 	return true;
 }
 
@@ -119,6 +182,8 @@ enum klog_kind klog_parse_line(const char *line, size_t len,
 		return KLOG_LIVE;
 	if (parse_trace(line, end, out))
 		return KLOG_TRACE;
+	if (parse_precise(line, end, out))
+		return KLOG_PRECISE;
 	memset(out, 0, sizeof(*out));
 	out->kind = KLOG_OTHER;
 	out->pad_ok = true;

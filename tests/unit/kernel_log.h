@@ -9,8 +9,14 @@
  *    instruction and pads with spaces so that ';' lands at the 0-based
  *    column roundup(max(L + 5, 40), 8) - 2, where L is the length of
  *    "IDX: (xx) text";
- *  - rows of the "Live regs before insn:" table, "%7d: <10 chars> text",
- *    printed once per instruction before verification starts.
+ *  - rows of the "Live regs before insn:" table, printed once per
+ *    instruction before verification starts: "[%3d ]%3d: <map> text", an
+ *    SCC number (or 4 spaces) for instructions inside loops, the index, a
+ *    10-character map of the live registers r0..r9, then the text,
+ *    optionally followed by "<spaces>; zext" aligned relative to the start
+ *    of the text: ';' at roundup(max(T + 4, 40), 8) - 1 for text length T.
+ * Precision backtracking also quotes instructions, at the end of
+ * "mark_precise: frame0: regs=r1 stack= before IDX: (xx) text" lines.
  * Other lines ("IDX: R1=ctx() ...", "from 3 to 5: ...", messages) are not
  * instruction lines. Disassembly never contains ';', which is what makes
  * the split unambiguous.
@@ -24,7 +30,8 @@
 enum klog_kind {
 	KLOG_OTHER,
 	KLOG_TRACE,	/* "IDX: (xx) text[   ; state]" */
-	KLOG_LIVE,	/* "    IDX: 0123...... (xx) text" */
+	KLOG_LIVE,	/* "[SCC ] IDX: 0123...... (xx) text[   ; zext]" */
+	KLOG_PRECISE,	/* "mark_precise: ... before IDX: (xx) text" */
 };
 
 struct klog_insn {
@@ -32,17 +39,21 @@ struct klog_insn {
 	unsigned long idx;
 	const char *text;	/* points into the line; not NUL-terminated */
 	size_t text_len;
-	const char *state;	/* text after "; " of a trace line, or NULL */
+	const char *state;	/* text after "; " (state, "zext"), or NULL */
 	size_t state_len;
-	/* Trace lines with a state: the padding before ';' follows the
+	/* Lines with a state/note: the padding before ';' follows the
 	 * kernel's alignment rule. Always true otherwise. */
 	bool pad_ok;
-	/* Live rows: the 10-character register liveness map. */
+	/* Live rows: the 10-character register liveness map, and the SCC
+	 * number (0 when the instruction is in no loop). */
 	const char *live;
+	unsigned long scc;
 };
 
-/* Column of ';' after an instruction line of `len` characters. */
+/* Column of ';' after a trace line of `len` characters. */
 size_t klog_state_column(size_t len);
+/* Column of ';' in a live row, relative to the start of the text. */
+size_t klog_live_note_column(size_t text_len);
 
 /* Classifies one line (without its newline) and, for instruction lines,
  * fills *out. Returns the kind. */

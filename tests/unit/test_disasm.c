@@ -546,6 +546,35 @@ static void small_buffers(struct test_ctx *t)
 	}
 }
 
+/* Every opcode with extreme field values renders and fits DISASM_MAX_LEN. */
+static void all_encodings(struct test_ctx *t)
+{
+	static const int16_t offs[] = { -32768, -1, 0, 1, 8, 32, 32767 };
+	static const int32_t imms[] = {
+		-2147483647 - 1, -1, 0, 1, 16, 64, 0xf1, 0x110, 2147483647,
+	};
+	static const uint8_t regs[] = { 0, 10, 15 };
+	struct bpfvet_insn pair[2] = { I(0, 0, 0, 0, 0), I(0, 0, 0, 0, -1) };
+	char buf[DISASM_MAX_LEN];
+	unsigned code;
+	size_t o, i, r;
+
+	for (code = 0; code < 256; code++)
+		for (o = 0; o < sizeof(offs) / sizeof(offs[0]); o++)
+			for (i = 0; i < sizeof(imms) / sizeof(imms[0]); i++)
+				for (r = 0; r < sizeof(regs); r++) {
+					int n;
+
+					pair[0] = (struct bpfvet_insn)I(
+						code, regs[r], 15 - regs[r],
+						offs[o], imms[i]);
+					n = disasm_insn(pair, 2, 0, NULL, buf,
+							sizeof(buf));
+					CHECK_MSG(t, n == (code == 0x18 ? 2 : 1),
+						  "code %02x: %d", code, n);
+				}
+}
+
 /* --- the public wrapper -------------------------------------------- */
 
 static void program_wrapper(struct test_ctx *t)
@@ -611,6 +640,7 @@ int main(void)
 	RUN(&t, ldimm64_runs);
 	RUN(&t, resolvers);
 	RUN(&t, small_buffers);
+	RUN(&t, all_encodings);
 	RUN(&t, program_wrapper);
 	return test_finish(&t);
 }
