@@ -72,12 +72,13 @@ done
 cat <<TAIL
 };
 
-_Static_assert(sizeof(helper_names) / sizeof(helper_names[0]) == HELPER_ID_COUNT,
-	       "HELPER_ID_COUNT does not match the generated table");
+_Static_assert(sizeof(helper_names) / sizeof(helper_names[0]) ==
+		       HELPER_NAMES_COUNT,
+	       "HELPER_NAMES_COUNT does not match the generated table");
 
-const char *helper_name(int32_t id)
+const char *helper_names_get(int32_t id)
 {
-	if (id < 0 || id >= HELPER_ID_COUNT)
+	if (id < 0 || id >= HELPER_NAMES_COUNT)
 		return NULL;
 	return helper_names[id];
 }

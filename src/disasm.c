@@ -335,7 +335,7 @@ static void print_call(struct out *o, const struct bpfvet_insn *insn,
 		return;
 	}
 	if (insn->src_reg == 0) {
-		name = helper_name(insn->imm);
+		name = helper_names_get(insn->imm);
 	} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 		if (ops && ops->kfunc_name)
 			name = ops->kfunc_name(ops->priv, insn, &id);

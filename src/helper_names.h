@@ -6,9 +6,13 @@
 #include <stdint.h>
 
 /* Helper ids 0..211 exist in Linux 6.18 (__BPF_FUNC_MAX_ID = 212). */
-#define HELPER_ID_COUNT 212
+#define HELPER_NAMES_COUNT 212
 
-/* "bpf_map_lookup_elem" for id 1; NULL for ids the kernel does not know. */
-const char *helper_name(int32_t id);
+/*
+ * "bpf_map_lookup_elem" for id 1; NULL for ids the kernel does not know.
+ * (helpers.h's helper_name() answers the same question for the verifier;
+ * this table is the disassembler's, generated from the uapi list.)
+ */
+const char *helper_names_get(int32_t id);
 
 #endif /* BPFVET_HELPER_NAMES_H */
