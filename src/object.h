@@ -26,6 +26,9 @@ struct btf;
 
 struct bpfvet_map {
 	char *name;
+	/* Full source name: the ELF section of a data map (".rodata.str1.1"),
+	 * the variable of other maps. */
+	char *real_name;
 	enum bpfvet_map_origin origin;
 	uint32_t type;
 	uint32_t key_size;
@@ -42,6 +45,8 @@ struct bpfvet_map {
 	uint32_t btf_var_type_id;
 	/* Index in obj->maps of the inner map template, or -1. */
 	int inner_idx;
+	/* The same, as a pointer into the final table (NULL when none). */
+	const struct bpfvet_map *inner;
 	/* Source section and offset of the definition. */
 	int sec_idx;
 	size_t sec_off;
@@ -74,9 +79,17 @@ struct bpfvet_extern {
 	enum bpfvet_extern_kind kind;
 	uint32_t btf_id;	/* FUNC or VAR id in the object's BTF */
 	bool weak;
+	/* __ksym variables: 0 for typeless ones (`extern const void x
+	 * __ksym`), which stay plain LD_IMM64 constants (src_reg 0). */
+	uint32_t type_id;
+	/* __kconfig: offset of the value in the .kconfig map. */
+	uint32_t kcfg_off;
 };
 
-/* func_info / line_info / CO-RE records, re-indexed to prog->insns. */
+/* func_info / line_info / CO-RE records, re-indexed to prog->insns: every
+ * insn_off is an instruction index (the kernel wants CO-RE insn_off in
+ * bytes: multiply by 8). Layouts match the kernel's bpf_func_info,
+ * bpf_line_info and bpf_core_relo. */
 struct bpfvet_func_info {
 	uint32_t insn_off;
 	uint32_t type_id;
@@ -105,6 +118,7 @@ struct bpfvet_program {
 	uint32_t prog_flags;		/* implied by the section name */
 	char *attach_target;		/* text after "fentry/" etc., or NULL */
 	bool type_known;		/* false: section name not recognised */
+	bool autoload;			/* false for SEC("?...") */
 	int sec_idx;
 	size_t sec_insn_off;		/* entry function's offset in its section */
 
@@ -135,9 +149,13 @@ struct bpfvet_object {
 	char *license;
 	uint32_t kversion;
 	struct btf *btf;		/* NULL when the object has no .BTF */
-	/* Raw .BTF and .BTF.ext bytes, kept for passing to the kernel. */
+	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
+	 * and offsets, extern sections and hidden functions fixed up), and
+	 * the raw .BTF.ext bytes (NULL when absent or malformed). */
 	void *btf_data;
 	size_t btf_size;
+	void *btf_ext_data;
+	size_t btf_ext_size;
 
 	struct bpfvet_map *maps;
 	size_t map_cnt;

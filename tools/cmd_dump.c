@@ -1,12 +1,202 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bpfvet dump OBJ.o [-p GLOB] [-t TYPE]: the maps and programs of an
+ * object as a libbpf-style load leaves them, and the disassembly of each
+ * program in the verifier's log format.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <bpf/libbpf.h>
+
+#include "bpfvet.h"
 #include "cli.h"
+#include "maps.h"
+#include "object.h"
+#include "progtype.h"
+
+struct dump_args {
+	const char *path;
+	const char *glob;
+	const char *type;
+};
+
+static void dump_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE]\n"
+		"  -p GLOB   only programs whose name or section matches GLOB\n"
+		"  -t TYPE   program type for every program (xdp, sched_cls, ...)\n");
+}
+
+/* libbpf's BTF parser prints its own warnings; our messages suffice. */
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct dump_args *a)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+			dump_usage(stdout);
+			return 1;
+		}
+		if ((!strcmp(s, "-p") || !strcmp(s, "-t")) && i + 1 < argc) {
+			*(s[1] == 'p' ? &a->glob : &a->type) = argv[++i];
+			continue;
+		}
+		if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
+			return -1;
+		}
+		if (a->path) {
+			fprintf(stderr, "bpfvet dump: only one object at a time\n");
+			return -1;
+		}
+		a->path = s;
+	}
+	if (!a->path) {
+		dump_usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *type_str(const char *name, char *buf, size_t sz, uint32_t v)
+{
+	if (name)
+		return name;
+	snprintf(buf, sz, "%u", v);
+	return buf;
+}
+
+static void print_map(const struct bpfvet_object *obj, size_t i)
+{
+	const struct bpfvet_map *m = bpfvet_object__map(obj, i);
+	const struct bpfvet_map *in = bpfvet_map__inner(m);
+	char tb[16];
+
+	printf("map %zu: name=%s type=%s key=%u value=%u max_entries=%u flags=0x%x",
+	       i, bpfvet_map__name(m),
+	       type_str(map_type_name(m->type), tb, sizeof(tb), m->type),
+	       m->key_size, m->value_size, m->max_entries, m->flags);
+	if (in)
+		printf(" inner=%s", bpfvet_map__name(in));
+	if (m->origin == BPFVET_MAP_INNER)
+		printf(" (inner map template)");
+	printf("\n");
+}
+
+static bool prog_selected(const struct bpfvet_program *p, const char *glob)
+{
+	return !glob || !fnmatch(glob, p->name, 0) || !fnmatch(glob, p->sec_name, 0);
+}
+
+static void print_prog(size_t i, const struct bpfvet_program *p)
+{
+	const char *attach = attach_type_name(p->expected_attach_type);
+	char tb[16];
+	size_t s;
+
+	printf("prog %zu: name=%s section=%s type=%s", i, p->name, p->sec_name,
+	       p->type_known ? type_str(bpfvet_prog_type_name(p->type), tb,
+					sizeof(tb), p->type) : "unknown");
+	/* 0 is both "none" and cgroup_inet_ingress: only print non-zero. */
+	if (p->expected_attach_type)
+		printf(" attach=%s", attach ? attach : "?");
+	printf(" flags=0x%x insns=%zu subprogs=%zu\n", p->prog_flags, p->insn_cnt,
+	       p->subprog_cnt);
+	for (s = 0; s < p->subprog_cnt; s++) {
+		const struct bpfvet_subprog *sp = &p->subprogs[s];
+
+		printf("  subprog %zu: name=%s start=%zu len=%zu %s\n", s, sp->name,
+		       sp->start, sp->len, sp->global ? "global" : "static");
+	}
+}
+
+static void print_disasm(const struct bpfvet_program *p)
+{
+	char buf[256];
+	size_t idx = 0;
+
+	printf("\n%s:\n", p->name);
+	while (idx < p->insn_cnt) {
+		int n = bpfvet_program__disasm(p, idx, buf, sizeof(buf));
+
+		if (n < 0 && n != -ENOSPC) {
+			printf("%zu: (%02x) <invalid instruction>\n", idx, p->insns[idx].code);
+			idx++;
+			continue;
+		}
+		printf("%zu: %s\n", idx, buf);
+		idx += n < 0 ? 1 : (size_t)n;
+	}
+}
+
+static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
+{
+	size_t i, n = bpfvet_object__prog_cnt(obj), shown = 0;
+
+	printf("object: name=%s license=\"%s\" kversion=0x%x maps=%zu progs=%zu\n",
+	       bpfvet_object__name(obj), bpfvet_object__license(obj),
+	       bpfvet_object__kversion(obj), bpfvet_object__map_cnt(obj), n);
+	for (i = 0; i < bpfvet_object__map_cnt(obj); i++)
+		print_map(obj, i);
+	for (i = 0; i < n; i++) {
+		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+
+		if (prog_selected(p, a->glob)) {
+			print_prog(i, p);
+			shown++;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+
+		if (prog_selected(p, a->glob))
+			print_disasm(p);
+	}
+	if (a->glob && !shown) {
+		fprintf(stderr, "bpfvet: %s: no program matches '%s'\n", a->path, a->glob);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "bpfvet dump: not implemented yet\n");
-	return EXIT_USAGE;
+	struct dump_args a = { 0 };
+	char err[256] = "";
+	struct bpfvet_open_opts opts = {
+		.sz = sizeof(opts),
+		.errbuf = err,
+		.errbuf_sz = sizeof(err),
+	};
+	struct bpfvet_object *obj;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	libbpf_set_print(quiet_libbpf);
+	opts.prog_type = a.type;
+	rc = bpfvet_object__open(a.path, &opts, &obj);
+	if (rc) {
+		fprintf(stderr, "bpfvet: %s: %s\n", a.path, err[0] ? err : strerror(-rc));
+		return EXIT_USAGE;
+	}
+	rc = dump(obj, &a);
+	bpfvet_object__close(obj);
+	return rc;
 }

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * State shared by the steps of opening an ELF object (object.c drives
+ * them in libbpf's order): section classification and function
+ * collection (sections.c), externs (externs.c), BTF fix-ups
+ * (btf_fixup.c), maps (maps.c), .BTF.ext (btf_ext.c) and relocation
+ * (reloc.c). It lives only while bpfvet_object__open*() runs.
+ */
+#ifndef BPFVET_LOADER_H
+#define BPFVET_LOADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_reader.h"
+#include "errbuf.h"
+#include "object.h"
+
+#define INSN_SZ 8
+
+enum sec_kind {
+	SEC_OTHER,
+	SEC_CODE,		/* executable: programs or subprograms */
+	SEC_DATA,		/* .data, .data.* */
+	SEC_RODATA,		/* .rodata, .rodata.* */
+	SEC_BSS,		/* .bss, .bss.* */
+	SEC_LEGACY_MAPS,	/* maps, maps/... (struct bpf_map_def) */
+	SEC_BTF_MAPS,		/* .maps */
+	SEC_STRUCT_OPS,		/* .struct_ops, .struct_ops.link */
+	SEC_ARENA,		/* .addr_space.1 */
+	SEC_RELO,		/* relocations we act on */
+};
+
+enum relo_kind {
+	RELO_MAP,		/* LD_IMM64 of a map (legacy or BTF) */
+	RELO_DATA,		/* LD_IMM64 of global data: map value + offset */
+	RELO_CALL,		/* bpf-to-bpf call into .text */
+	RELO_SUBPROG_ADDR,	/* LD_IMM64 of a .text function (callback) */
+	RELO_EXTERN_LD64,	/* LD_IMM64 of a __ksym or __kconfig extern */
+	RELO_EXTERN_CALL,	/* call of an extern kfunc */
+};
+
+struct relo {
+	enum relo_kind kind;
+	size_t insn;		/* index inside the owning function */
+	size_t map_idx;
+	size_t ext_idx;
+	uint64_t sym_off;	/* symbol value, in bytes */
+};
+
+/* One function body: an entry program or a .text subprogram. */
+struct func {
+	char *name;
+	size_t sec_idx;
+	size_t sec_insn_off;
+	size_t insn_cnt;
+	struct bpfvet_insn *insns;	/* private copy, never relocated */
+	bool in_text;			/* lives in .text: appended by callers */
+	bool entry;			/* exposed as a program */
+	bool sym_global;
+	bool hidden;			/* global with hidden visibility */
+	struct relo *relos;		/* sorted by insn */
+	size_t relo_cnt;
+	/* Position inside the program being built, valid when appended. */
+	size_t sub_insn_off;
+	bool appended;
+};
+
+enum ext_type { EXT_KCFG, EXT_KSYM };
+
+struct ld_extern {
+	char *name;
+	enum ext_type type;
+	int btf_id;		/* VAR or FUNC */
+	int sec_btf_id;		/* DATASEC holding it */
+	bool is_func;
+	bool weak;
+	uint32_t type_id;	/* ksym: target type, 0 when typeless */
+	size_t sym_idx;
+	/* kconfig layout inside the .kconfig map */
+	uint32_t kcfg_off;
+	uint32_t kcfg_sz;
+	uint32_t kcfg_align;
+};
+
+/* One .BTF.ext sub-section (func_info, line_info or CO-RE). */
+struct ext_info_sec {
+	size_t elf_sec;		/* 0 when its section is unknown */
+	const uint8_t *recs;
+	uint32_t cnt;
+};
+
+struct ext_info {
+	uint32_t rec_size;
+	struct ext_info_sec *secs;
+	size_t sec_cnt;
+};
+
+struct btf_ext_view {
+	bool present;
+	struct ext_info func;
+	struct ext_info line;
+	struct ext_info core;
+};
+
+/* Extra facts about legacy maps that only matter while linking them. */
+struct legacy_def {
+	size_t map_idx;
+	uint32_t id;		/* iproute2 */
+	uint32_t inner_id;
+	uint32_t inner_idx;
+	uint32_t inner_map_idx;	/* samples/bpf 28-byte form */
+	bool iproute2;
+	bool samples;
+};
+
+struct loader {
+	struct bpfvet_object *obj;
+	struct errbuf *eb;
+	struct elf_file elf;
+	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
+	size_t text_shndx;		/* 0 when there is no .text */
+	size_t btf_maps_shndx;
+	size_t arena_shndx;
+	size_t btf_shndx;
+	size_t btf_ext_shndx;
+	uint32_t maps_datasec_id;	/* DATASEC ".maps" */
+
+	struct func *funcs;		/* sorted by (sec_idx, sec_insn_off) */
+	size_t func_cnt;
+	struct ld_extern *exts;
+	size_t ext_cnt;
+	struct btf_ext_view ext;
+
+	struct legacy_def *legacy;
+	size_t legacy_cnt;
+	/* Inner map templates waiting to be appended after all maps. */
+	struct bpfvet_map *inner;
+	size_t *inner_outer;		/* outer map index of each template */
+	size_t inner_cnt;
+	int kconfig_map;		/* -1 when absent */
+	int arena_map;
+
+	/* opts->prog_type, resolved: a kernel type name, or a section name
+	 * whose attach type and flags come along. */
+	bool have_override;
+	bool override_from_sec;
+	uint32_t override_type;
+	uint32_t override_attach;
+	uint32_t override_flags;
+};
+
+/* sections.c */
+int sections_classify(struct loader *ld);
+int sections_collect_funcs(struct loader *ld);
+bool sym_is_extern(const Elf64_Sym *sym);
+struct func *funcs_find(const struct loader *ld, size_t sec_idx, size_t insn);
+void funcs_free(struct loader *ld);
+
+/* externs.c */
+int externs_collect(struct loader *ld);
+const struct ld_extern *externs_by_sym(const struct loader *ld, size_t sym_idx,
+				       size_t *idx);
+void externs_free(struct loader *ld);
+
+/* btf_fixup.c */
+int btf_open(struct loader *ld);
+int btf_fixup_datasecs(struct loader *ld);
+int btf_fixup_externs(struct loader *ld);
+int btf_finalize(struct loader *ld);
+/* Linkage of a BTF FUNC (kept in its vlen bits). */
+#define btf_func_linkage(t) ((unsigned int)btf_vlen(t))
+/* Follows typedefs and modifiers; returns NULL on a bad or looping id. */
+const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id,
+				     uint32_t *res_id);
+
+/* btf_ext.c */
+void btf_ext_parse(struct loader *ld);
+void btf_ext_free(struct loader *ld);
+int btf_ext_append(struct loader *ld, struct bpfvet_program *prog,
+		   const struct func *fn);
+
+/* maps.c */
+int maps_init(struct loader *ld);
+int maps_collect_btf_relos(struct loader *ld, const struct elf_sec *rsec);
+int maps_link(struct loader *ld);
+void maps_free_one(struct bpfvet_map *map);
+/* Sets each map's inner pointer once the table no longer moves. */
+void maps_resolve_inner(struct bpfvet_map *maps, size_t cnt);
+const char *map_type_name(uint32_t type);
+
+/* progtype.c: see progtype.h */
+
+/* reloc.c */
+int relos_collect(struct loader *ld);
+int progs_build(struct loader *ld);
+
+/* object.c */
+void prog_free_contents(struct bpfvet_program *prog);
+
+#endif

@@ -1,0 +1,808 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The ELF loader on small objects compiled from tests/progs/loader_*.c:
+ * section rules, every map kind, every relocation kind, .BTF.ext and the
+ * BTF fix-ups, checked against concrete values.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/btf.h>
+
+#include "loader_util.h"
+#include "uapi.h"
+
+/* ------------------------------------------------------------------ */
+/* Sections and program types                                          */
+/* ------------------------------------------------------------------ */
+
+struct want_prog {
+	const char *name;
+	const char *sec;
+	uint32_t type;
+	uint32_t attach;
+	uint32_t flags;
+	const char *target;
+};
+
+static const struct want_prog want_progs[] = {
+	{ "p_socket", "socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, 0, NULL },
+	{ "p_kprobe", "kprobe/do_unlinkat", BPF_PROG_TYPE_KPROBE, 0, 0, "do_unlinkat" },
+	{ "p_kretprobe", "kretprobe/do_unlinkat", BPF_PROG_TYPE_KPROBE, 0, 0, "do_unlinkat" },
+	{ "p_uprobe", "uprobe/bin:func", BPF_PROG_TYPE_KPROBE, 0, 0, "bin:func" },
+	{ "p_uprobe_s", "uprobe.s/bin:func", BPF_PROG_TYPE_KPROBE, 0, BPF_F_SLEEPABLE, "bin:func" },
+	{ "p_kmulti", "kprobe.multi/vfs_*", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, "vfs_*" },
+	{ "p_usdt", "usdt/bin:prov:name", BPF_PROG_TYPE_KPROBE, BPF_TRACE_UPROBE_MULTI, 0, "bin:prov:name" },
+	{ "p_tracepoint", "tracepoint/syscalls/sys_enter_openat", BPF_PROG_TYPE_TRACEPOINT, 0, 0,
+	  "syscalls/sys_enter_openat" },
+	{ "p_tp", "tp/sched/sched_switch", BPF_PROG_TYPE_TRACEPOINT, 0, 0, "sched/sched_switch" },
+	{ "p_raw_tracepoint", "raw_tracepoint/sys_enter", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sys_enter" },
+	{ "p_raw_tp", "raw_tp/sys_exit", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, "sys_exit" },
+	{ "p_raw_tp_w", "raw_tp.w/bpf_test_finish", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, 0,
+	  "bpf_test_finish" },
+	{ "p_tp_btf", "tp_btf/task_newtask", BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, 0, "task_newtask" },
+	{ "p_xdp_frags", "xdp.frags", BPF_PROG_TYPE_XDP, BPF_XDP, BPF_F_XDP_HAS_FRAGS, NULL },
+	{ "p_xdp_devmap", "xdp/devmap", BPF_PROG_TYPE_XDP, BPF_XDP_DEVMAP, 0, NULL },
+	{ "p_xdp_frags_cpumap", "xdp.frags/cpumap", BPF_PROG_TYPE_XDP, BPF_XDP_CPUMAP,
+	  BPF_F_XDP_HAS_FRAGS, NULL },
+	{ "p_tc", "tc", BPF_PROG_TYPE_SCHED_CLS, 0, 0, NULL },
+	{ "p_tc_ingress", "tc/ingress", BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_INGRESS, 0, NULL },
+	{ "p_tcx_egress", "tcx/egress", BPF_PROG_TYPE_SCHED_CLS, BPF_TCX_EGRESS, 0, NULL },
+	{ "p_classifier", "classifier", BPF_PROG_TYPE_SCHED_CLS, 0, 0, NULL },
+	{ "p_action", "action", BPF_PROG_TYPE_SCHED_ACT, 0, 0, NULL },
+	{ "p_cgroup_skb_ingress", "cgroup_skb/ingress", BPF_PROG_TYPE_CGROUP_SKB,
+	  BPF_CGROUP_INET_INGRESS, 0, NULL },
+	{ "p_cgroup_skb", "cgroup/skb", BPF_PROG_TYPE_CGROUP_SKB, 0, 0, NULL },
+	{ "p_cgroup_sock", "cgroup/sock", BPF_PROG_TYPE_CGROUP_SOCK, BPF_CGROUP_INET_SOCK_CREATE, 0, NULL },
+	{ "p_cgroup_sock_release", "cgroup/sock_release", BPF_PROG_TYPE_CGROUP_SOCK,
+	  BPF_CGROUP_INET_SOCK_RELEASE, 0, NULL },
+	{ "p_cgroup_bind4", "cgroup/bind4", BPF_PROG_TYPE_CGROUP_SOCK_ADDR, BPF_CGROUP_INET4_BIND, 0, NULL },
+	{ "p_cgroup_connect6", "cgroup/connect6", BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+	  BPF_CGROUP_INET6_CONNECT, 0, NULL },
+	{ "p_cgroup_sendmsg_unix", "cgroup/sendmsg_unix", BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
+	  BPF_CGROUP_UNIX_SENDMSG, 0, NULL },
+	{ "p_cgroup_getsockopt", "cgroup/getsockopt", BPF_PROG_TYPE_CGROUP_SOCKOPT,
+	  BPF_CGROUP_GETSOCKOPT, 0, NULL },
+	{ "p_cgroup_sysctl", "cgroup/sysctl", BPF_PROG_TYPE_CGROUP_SYSCTL, BPF_CGROUP_SYSCTL, 0, NULL },
+	{ "p_cgroup_dev", "cgroup/dev", BPF_PROG_TYPE_CGROUP_DEVICE, BPF_CGROUP_DEVICE, 0, NULL },
+	{ "p_perf_event", "perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, 0, NULL },
+	{ "p_lwt_in", "lwt_in", BPF_PROG_TYPE_LWT_IN, 0, 0, NULL },
+	{ "p_lwt_seg6local", "lwt_seg6local", BPF_PROG_TYPE_LWT_SEG6LOCAL, 0, 0, NULL },
+	{ "p_sk_skb_parser", "sk_skb/stream_parser", BPF_PROG_TYPE_SK_SKB, BPF_SK_SKB_STREAM_PARSER, 0, NULL },
+	{ "p_sk_skb", "sk_skb", BPF_PROG_TYPE_SK_SKB, 0, 0, NULL },
+	{ "p_sk_msg", "sk_msg", BPF_PROG_TYPE_SK_MSG, BPF_SK_MSG_VERDICT, 0, NULL },
+	{ "p_sockops", "sockops", BPF_PROG_TYPE_SOCK_OPS, BPF_CGROUP_SOCK_OPS, 0, NULL },
+	{ "p_sk_reuseport_migrate", "sk_reuseport/migrate", BPF_PROG_TYPE_SK_REUSEPORT,
+	  BPF_SK_REUSEPORT_SELECT_OR_MIGRATE, 0, NULL },
+	{ "p_flow_dissector", "flow_dissector", BPF_PROG_TYPE_FLOW_DISSECTOR, BPF_FLOW_DISSECTOR, 0, NULL },
+	{ "p_sk_lookup", "sk_lookup", BPF_PROG_TYPE_SK_LOOKUP, BPF_SK_LOOKUP, 0, NULL },
+	{ "p_fentry", "fentry/do_unlinkat", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, 0, "do_unlinkat" },
+	{ "p_fexit", "fexit/do_unlinkat", BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, 0, "do_unlinkat" },
+	{ "p_fmod_ret", "fmod_ret/security_bpf", BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, 0, "security_bpf" },
+	{ "p_fentry_s", "fentry.s/do_unlinkat", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, BPF_F_SLEEPABLE,
+	  "do_unlinkat" },
+	{ "p_freplace", "freplace/xdp_prog", BPF_PROG_TYPE_EXT, 0, 0, "xdp_prog" },
+	{ "p_lsm", "lsm/file_open", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, 0, "file_open" },
+	{ "p_lsm_s", "lsm.s/bprm_check_security", BPF_PROG_TYPE_LSM, BPF_LSM_MAC, BPF_F_SLEEPABLE,
+	  "bprm_check_security" },
+	{ "p_lsm_cgroup", "lsm_cgroup/socket_bind", BPF_PROG_TYPE_LSM, BPF_LSM_CGROUP, 0, "socket_bind" },
+	{ "p_iter", "iter/task", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, 0, "task" },
+	{ "p_iter_s", "iter.s/task_file", BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER, BPF_F_SLEEPABLE, "task_file" },
+	{ "p_struct_ops", "struct_ops/tcp_init", BPF_PROG_TYPE_STRUCT_OPS, 0, 0, "tcp_init" },
+	{ "p_struct_ops_s", "struct_ops.s/op", BPF_PROG_TYPE_STRUCT_OPS, 0, BPF_F_SLEEPABLE, "op" },
+	{ "p_syscall", "syscall", BPF_PROG_TYPE_SYSCALL, 0, BPF_F_SLEEPABLE, NULL },
+	{ "p_netfilter", "netfilter", BPF_PROG_TYPE_NETFILTER, BPF_NETFILTER, 0, NULL },
+	{ "p_optional", "xdp", BPF_PROG_TYPE_XDP, BPF_XDP, 0, NULL },
+	{ "xdp_a", "xdp", BPF_PROG_TYPE_XDP, BPF_XDP, 0, NULL },
+};
+
+static void test_section_types(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_sections", NULL);
+	size_t i;
+
+	if (!obj)
+		return;
+	CHECK_INT(t, bpfvet_object__prog_cnt(obj), 61);
+	CHECK_INT(t, bpfvet_object__map_cnt(obj), 0);
+	CHECK_STR(t, bpfvet_object__name(obj), "loader_sections");
+	CHECK_STR(t, bpfvet_object__license(obj), "Dual BSD/GPL");
+	for (i = 0; i < sizeof(want_progs) / sizeof(want_progs[0]); i++) {
+		const struct want_prog *w = &want_progs[i];
+		struct bpfvet_program *p = lu_prog(t, obj, w->name);
+
+		if (!p)
+			continue;
+		CHECK_STR(t, bpfvet_program__section(p), w->sec);
+		CHECK_MSG(t, p->type_known, "%s: type not known", w->name);
+		CHECK_MSG(t, bpfvet_program__type(p) == w->type, "%s: type %u, want %u",
+			  w->name, bpfvet_program__type(p), w->type);
+		CHECK_MSG(t, bpfvet_program__expected_attach_type(p) == w->attach,
+			  "%s: attach %u, want %u", w->name,
+			  bpfvet_program__expected_attach_type(p), w->attach);
+		CHECK_MSG(t, bpfvet_program__flags(p) == w->flags, "%s: flags %#x, want %#x",
+			  w->name, bpfvet_program__flags(p), w->flags);
+		if (w->target)
+			CHECK_STR(t, p->attach_target, w->target);
+		else
+			CHECK_MSG(t, !p->attach_target, "%s: target %s", w->name, p->attach_target);
+	}
+	bpfvet_object__close(obj);
+}
+
+static void test_section_special(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_sections", NULL);
+	struct bpfvet_program *a, *b, *c, *opt, *unk, *notk;
+	size_t cnt;
+
+	if (!obj)
+		return;
+	a = lu_prog(t, obj, "xdp_a");
+	b = lu_prog(t, obj, "xdp_b");
+	c = lu_prog(t, obj, "xdp_c");
+	opt = lu_prog(t, obj, "p_optional");
+	unk = lu_prog(t, obj, "p_unknown");
+	notk = lu_prog(t, obj, "p_not_kprobe");
+	if (!a || !b || !c || !opt || !unk || !notk)
+		goto out;
+	/* Three programs from one section, each with its own code. */
+	CHECK_INT(t, a->sec_idx, b->sec_idx);
+	CHECK_INT(t, b->sec_idx, c->sec_idx);
+	CHECK_INT(t, a->sec_insn_off, 0);
+	CHECK_INT(t, b->sec_insn_off, 2);
+	CHECK_INT(t, c->sec_insn_off, 4);
+	CHECK_INT(t, bpfvet_program__insns(b, &cnt)[0].imm, 1 /* XDP_DROP */);
+	CHECK_INT(t, cnt, 2);
+	CHECK_INT(t, bpfvet_program__insns(c, &cnt)[0].imm, 3 /* XDP_TX */);
+	CHECK(t, b == a + 1 && c == b + 1);
+	/* "?xdp": the '?' is dropped and the program is not autoloaded. */
+	CHECK(t, !opt->autoload);
+	CHECK(t, a->autoload);
+	CHECK(t, !unk->type_known);
+	CHECK_INT(t, unk->type, 0);
+	CHECK_STR(t, unk->sec_name, "my_custom_section");
+	CHECK(t, !notk->type_known);
+out:
+	bpfvet_object__close(obj);
+}
+
+static void test_type_override(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_sections", "xdp");
+	char err[128] = "";
+	struct bpfvet_open_opts opts = {
+		.sz = sizeof(opts),
+		.prog_type = "no_such_type",
+		.errbuf = err,
+		.errbuf_sz = sizeof(err),
+	};
+	struct bpfvet_object *bad = NULL;
+	char path[256];
+	size_t i;
+
+	if (obj) {
+		for (i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
+			struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+
+			CHECK_MSG(t, p->type == BPF_PROG_TYPE_XDP && p->type_known,
+				  "%s: type %u", p->name, p->type);
+		}
+		/* Same type as the section: its attach type stays. */
+		CHECK_INT(t, lu_prog(t, obj, "p_xdp_devmap")->expected_attach_type, BPF_XDP_DEVMAP);
+		CHECK_INT(t, lu_prog(t, obj, "p_xdp_frags")->prog_flags, BPF_F_XDP_HAS_FRAGS);
+		/* Different type: nothing of the section is kept. */
+		CHECK_INT(t, lu_prog(t, obj, "p_cgroup_bind4")->expected_attach_type, 0);
+		CHECK_INT(t, lu_prog(t, obj, "p_syscall")->prog_flags, 0);
+		bpfvet_object__close(obj);
+	}
+	/* A section name is accepted as a type, with its attach type. */
+	obj = lu_open(t, "loader_sections", "cgroup/connect4");
+	if (obj) {
+		CHECK_INT(t, lu_prog(t, obj, "p_unknown")->type, BPF_PROG_TYPE_CGROUP_SOCK_ADDR);
+		CHECK_INT(t, lu_prog(t, obj, "p_unknown")->expected_attach_type,
+			  BPF_CGROUP_INET4_CONNECT);
+		bpfvet_object__close(obj);
+	}
+	test_prog_path(path, sizeof(path), "loader_sections");
+	CHECK_INT(t, bpfvet_object__open(path, &opts, &bad), -EINVAL);
+	CHECK(t, bad == NULL);
+	CHECK_STR(t, err, "unknown program type 'no_such_type'");
+}
+
+/* ------------------------------------------------------------------ */
+/* Maps                                                                */
+/* ------------------------------------------------------------------ */
+
+struct want_map {
+	const char *name;
+	uint32_t type, key, value, max, flags;
+	enum bpfvet_map_origin origin;
+	const char *inner;
+};
+
+static void check_maps(struct test_ctx *t, const struct bpfvet_object *obj,
+		       const struct want_map *w, size_t n)
+{
+	size_t i;
+
+	CHECK_INT(t, bpfvet_object__map_cnt(obj), n);
+	for (i = 0; i < n && i < bpfvet_object__map_cnt(obj); i++) {
+		const struct bpfvet_map *m = bpfvet_object__map(obj, i);
+		const struct bpfvet_map *in = bpfvet_map__inner(m);
+
+		CHECK_STR(t, bpfvet_map__name(m), w[i].name);
+		CHECK_MSG(t, bpfvet_map__type(m) == w[i].type && bpfvet_map__key_size(m) == w[i].key &&
+			  bpfvet_map__value_size(m) == w[i].value &&
+			  bpfvet_map__max_entries(m) == w[i].max && bpfvet_map__flags(m) == w[i].flags &&
+			  bpfvet_map__origin(m) == w[i].origin,
+			  "map %s: type %u key %u value %u max %u flags %#x origin %d", w[i].name,
+			  m->type, m->key_size, m->value_size, m->max_entries, m->flags, m->origin);
+		if (w[i].inner)
+			CHECK_MSG(t, in && !strcmp(in->name, w[i].inner), "map %s: inner %s",
+				  w[i].name, in ? in->name : "(none)");
+		else
+			CHECK_MSG(t, !in, "map %s has inner %s", w[i].name, in->name);
+	}
+}
+
+static void test_btf_maps(struct test_ctx *t)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint32_t rb_size = page == 4096 ? 8192 : (uint32_t)page;
+	const struct want_map want[] = {
+		{ "inner_a", BPF_MAP_TYPE_ARRAY, 4, 8, 8, 0, BPFVET_MAP_BTF, NULL },
+		{ "inner_b", BPF_MAP_TYPE_ARRAY, 4, 8, 8, 0, BPFVET_MAP_BTF, NULL },
+		{ "outer", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 4, 0, BPFVET_MAP_BTF, "outer.inner" },
+		{ "jmp", BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 3, 0, BPFVET_MAP_BTF, NULL },
+		{ "by_type", BPF_MAP_TYPE_HASH, 4, 24, 1024, BPF_F_NO_PREALLOC, BPFVET_MAP_BTF, NULL },
+		{ "by_size", BPF_MAP_TYPE_ARRAY, 4, 24, 16, 0, BPFVET_MAP_BTF, NULL },
+		{ "rb", BPF_MAP_TYPE_RINGBUF, 0, 0, rb_size, 0, BPFVET_MAP_BTF, NULL },
+		{ "bloom", BPF_MAP_TYPE_BLOOM_FILTER, 0, 8, 100, 0, BPFVET_MAP_BTF, NULL },
+		{ "outer_hash", BPF_MAP_TYPE_HASH_OF_MAPS, 4, 4, 2, 0, BPFVET_MAP_BTF, "outer_hash.inner" },
+		{ "loader_m.data", BPF_MAP_TYPE_ARRAY, 4, 12, 1, BPF_F_MMAPABLE, BPFVET_MAP_DATA, NULL },
+		{ "loader_m.rodata", BPF_MAP_TYPE_ARRAY, 4, 12, 1, BPF_F_MMAPABLE | BPF_F_RDONLY_PROG,
+		  BPFVET_MAP_DATA, NULL },
+		{ ".data.custom", BPF_MAP_TYPE_ARRAY, 4, 8, 1, BPF_F_MMAPABLE, BPFVET_MAP_DATA, NULL },
+		{ "loader_m.bss", BPF_MAP_TYPE_ARRAY, 4, 8, 1, BPF_F_MMAPABLE, BPFVET_MAP_DATA, NULL },
+		{ "outer.inner", BPF_MAP_TYPE_ARRAY, 4, 8, 8, 0, BPFVET_MAP_INNER, NULL },
+		{ "outer_hash.inner", BPF_MAP_TYPE_HASH, 8, 4, 32, 0, BPFVET_MAP_INNER, NULL },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_maps", NULL);
+	const struct bpfvet_map *m;
+	const struct btf_type *bt;
+
+	if (!obj)
+		return;
+	check_maps(t, obj, want, sizeof(want) / sizeof(want[0]));
+	m = lu_map(t, obj, "by_type", NULL);
+	if (m) {
+		/* __type(key, __u32) and __type(value, struct val) keep BTF ids. */
+		bt = btf__type_by_id(obj->btf, m->btf_value_type_id);
+		CHECK(t, bt && btf_is_struct(bt) &&
+			 !strcmp(btf__name_by_offset(obj->btf, bt->name_off), "val"));
+		bt = btf__type_by_id(obj->btf, m->btf_key_type_id);
+		CHECK(t, bt && !strcmp(btf__name_by_offset(obj->btf, bt->name_off), "__u32"));
+		bt = btf__type_by_id(obj->btf, m->btf_var_type_id);
+		CHECK(t, bt && btf_is_var(bt) &&
+			 !strcmp(btf__name_by_offset(obj->btf, bt->name_off), "by_type"));
+		CHECK_INT(t, m->sec_off, 0x98);	/* its ELF symbol value */
+	}
+	m = lu_map(t, obj, "by_size", NULL);
+	if (m) {
+		CHECK_INT(t, m->pinning, 1);
+		CHECK_INT(t, m->btf_key_type_id, 0);
+		CHECK_INT(t, m->btf_value_type_id, 0);
+	}
+	m = lu_map(t, obj, "bloom", NULL);
+	if (m)
+		CHECK_INT(t, m->map_extra, 3);
+	m = lu_map(t, obj, "outer", NULL);
+	if (m) {
+		CHECK_INT(t, m->init_cnt, 3);
+		if (m->init_cnt == 3) {
+			CHECK_STR(t, m->init_slots[0], "inner_a");
+			CHECK(t, m->init_slots[1] == NULL);
+			CHECK_STR(t, m->init_slots[2], "inner_b");
+		}
+	}
+	m = lu_map(t, obj, "jmp", NULL);
+	if (m) {
+		CHECK_INT(t, m->init_cnt, 2);
+		if (m->init_cnt == 2) {
+			CHECK(t, m->init_slots[0] == NULL);
+			CHECK_STR(t, m->init_slots[1], "tail_target");
+		}
+	}
+	m = lu_map(t, obj, "outer_hash", NULL);
+	if (m)
+		CHECK_INT(t, m->init_cnt, 0);
+	bpfvet_object__close(obj);
+}
+
+static void test_global_data(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_maps", NULL);
+	const struct bpfvet_map *m;
+	const int32_t *d;
+	const char *s;
+	size_t sz;
+	uint64_t v;
+
+	if (!obj)
+		return;
+	m = lu_map(t, obj, "loader_m.data", NULL);
+	if (m) {
+		d = bpfvet_map__initial_value(m, &sz);
+		CHECK_INT(t, sz, 12);
+		CHECK(t, d && d[0] == 7 && d[1] == 1 && d[2] == 2);	/* counter, pair */
+		CHECK_STR(t, m->real_name, ".data");
+		{
+			const struct btf_type *bt = btf__type_by_id(obj->btf, m->btf_value_type_id);
+
+			CHECK(t, bt && btf_is_datasec(bt) && bt->size == 12);
+		}
+	}
+	m = lu_map(t, obj, "loader_m.rodata", NULL);
+	if (m) {
+		s = bpfvet_map__initial_value(m, &sz);
+		CHECK_INT(t, sz, 12);
+		CHECK(t, s && *(const int32_t *)s == 42 && !strcmp(s + 4, "hits %d"));
+	}
+	m = lu_map(t, obj, ".data.custom", NULL);
+	if (m) {
+		s = bpfvet_map__initial_value(m, &sz);
+		CHECK_INT(t, sz, 8);
+		if (s) {
+			memcpy(&v, s, sizeof(v));
+			CHECK(t, v == 0x1122334455667788ULL);
+		}
+	}
+	m = lu_map(t, obj, "loader_m.bss", NULL);
+	if (m) {
+		CHECK(t, bpfvet_map__initial_value(m, &sz) == NULL);
+		CHECK_INT(t, sz, 0);
+		CHECK_STR(t, m->real_name, ".bss");
+	}
+	bpfvet_object__close(obj);
+}
+
+/* (src_reg, imm, imm of the second half) of every LD_IMM64, in order. */
+struct ld {
+	uint8_t src;
+	int32_t imm, imm2;
+};
+
+static void check_lds(struct test_ctx *t, const struct bpfvet_program *p,
+		      const struct ld *want, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < p->insn_cnt; i++) {
+		const struct bpfvet_insn *in = &p->insns[i];
+
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (k < n)
+			CHECK_MSG(t, in->src_reg == want[k].src && in->imm == want[k].imm &&
+				  in[1].imm == want[k].imm2,
+				  "%s: ld_imm64 #%zu at %zu: src %u imm %d imm2 %d, want %u %d %d",
+				  p->name, k, i, in->src_reg, in->imm, in[1].imm, want[k].src,
+				  want[k].imm, want[k].imm2);
+		k++;
+		i++;
+	}
+	CHECK_MSG(t, k == n, "%s: %zu ld_imm64, want %zu", p->name, k, n);
+}
+
+static void test_map_relocs(struct test_ctx *t)
+{
+	/* Map indexes: by_type 4, by_size 5, outer 2, jmp 3, .data 9,
+	 * .rodata 10, .data.custom 11, .bss 12, rb 6, bloom 7, outer_hash 8. */
+	static const struct ld want[] = {
+		{ 1, 4, 0 }, { 1, 5, 0 }, { 1, 2, 0 }, { 1, 3, 0 },
+		{ 2, 10, 0 },		/* limit */
+		{ 2, 9, 4 },		/* pair (static, at .data+4) */
+		{ 2, 9, 0 },		/* counter */
+		{ 2, 11, 0 }, { 2, 12, 0 },
+		{ 2, 10, 4 },		/* bpf_printk's format after limit */
+		{ 1, 6, 0 }, { 1, 7, 0 }, { 1, 8, 0 },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_maps", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	p = lu_prog(t, obj, "use_maps");
+	if (p) {
+		check_lds(t, p, want, sizeof(want) / sizeof(want[0]));
+		CHECK_INT(t, p->insn_cnt, 83);
+		CHECK_INT(t, p->subprog_cnt, 1);
+	}
+	bpfvet_object__close(obj);
+}
+
+static void test_legacy_maps(struct test_ctx *t)
+{
+	static const struct want_map want[] = {
+		{ "counters", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 256, 0, BPFVET_MAP_LEGACY, NULL },
+		{ "flows", BPF_MAP_TYPE_LRU_HASH, 16, 32, 4096, BPF_F_NO_COMMON_LRU, BPFVET_MAP_LEGACY,
+		  NULL },
+		{ "s_outer", BPF_MAP_TYPE_HASH_OF_MAPS, 4, 4, 8, 0, BPFVET_MAP_LEGACY, "s_inner" },
+		{ "s_inner", BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, BPFVET_MAP_LEGACY, NULL },
+	};
+	static const struct ld lds[] = { { 1, 0, 0 }, { 1, 1, 0 }, { 1, 2, 0 } };
+	struct bpfvet_object *obj = lu_open(t, "loader_legacy", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	check_maps(t, obj, want, sizeof(want) / sizeof(want[0]));
+	if (bpfvet_object__map_cnt(obj) == 4) {
+		CHECK_INT(t, obj->maps[0].sec_off, 0);
+		CHECK_INT(t, obj->maps[1].sec_off, 20);
+		CHECK_INT(t, obj->maps[2].sec_off, 0);
+		CHECK_INT(t, obj->maps[3].sec_off, 28);
+		CHECK(t, obj->maps[0].sec_idx != obj->maps[2].sec_idx);
+	}
+	p = lu_prog(t, obj, "legacy_prog");
+	if (p)
+		check_lds(t, p, lds, 3);
+	bpfvet_object__close(obj);
+}
+
+static void test_iproute2_maps(struct test_ctx *t)
+{
+	static const struct want_map want[] = {
+		{ "map_outer", BPF_MAP_TYPE_ARRAY_OF_MAPS, 4, 4, 8, 0, BPFVET_MAP_LEGACY, "map_inner" },
+		{ "jmp_tc", BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 2, 0, BPFVET_MAP_LEGACY, NULL },
+		{ "map_inner", BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, BPFVET_MAP_LEGACY, NULL },
+	};
+	static const struct ld lds[] = { { 1, 0, 0 }, { 1, 1, 0 } };
+	struct bpfvet_object *obj = lu_open(t, "loader_iproute2", NULL);
+	const struct bpfvet_map *m;
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	check_maps(t, obj, want, sizeof(want) / sizeof(want[0]));
+	m = lu_map(t, obj, "map_outer", NULL);
+	if (m) {
+		CHECK_INT(t, m->init_cnt, 4);
+		if (m->init_cnt == 4)
+			CHECK_STR(t, m->init_slots[3], "map_inner");
+	}
+	m = lu_map(t, obj, "jmp_tc", NULL);
+	if (m) {
+		CHECK_INT(t, m->pinning, 2);
+		CHECK_INT(t, m->init_cnt, 2);
+		if (m->init_cnt == 2) {
+			CHECK_STR(t, m->init_slots[0], "tail_0");
+			CHECK_STR(t, m->init_slots[1], "tail_1");
+		}
+	}
+	p = lu_prog(t, obj, "cls_main");
+	if (p) {
+		CHECK_INT(t, p->type, BPF_PROG_TYPE_SCHED_CLS);
+		check_lds(t, p, lds, 2);
+	}
+	p = lu_prog(t, obj, "tail_0");
+	if (p)
+		CHECK(t, !p->type_known);
+	bpfvet_object__close(obj);
+}
+
+/* ------------------------------------------------------------------ */
+/* Code relocations                                                    */
+/* ------------------------------------------------------------------ */
+
+struct want_sub {
+	const char *name;
+	size_t start, len;
+	bool global;
+};
+
+static void check_subprogs(struct test_ctx *t, const struct bpfvet_program *p,
+			   const struct want_sub *w, size_t n)
+{
+	size_t i;
+
+	CHECK_INT(t, p->subprog_cnt, n);
+	for (i = 0; i < n && i < p->subprog_cnt; i++) {
+		const struct bpfvet_subprog *s = &p->subprogs[i];
+
+		CHECK_MSG(t, !strcmp(s->name, w[i].name) && s->start == w[i].start &&
+			  s->len == w[i].len && s->global == w[i].global,
+			  "%s: subprog %zu is %s@%zu+%zu %s", p->name, i, s->name, s->start,
+			  s->len, s->global ? "global" : "static");
+	}
+}
+
+static void test_calls(struct test_ctx *t)
+{
+	static const struct want_sub relocs_subs[] = {
+		{ "relocs", 0, 31, true },
+		{ "loop_cb", 31, 6, false },
+		{ "add_global", 37, 3, true },
+		{ "add_static", 40, 5, false },
+		{ "add_hidden", 45, 3, false },	/* hidden: made static */
+	};
+	static const struct want_sub calls_subs[] = {
+		{ "calls_only", 0, 3, true },
+		{ "add_static", 3, 5, false },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_relocs", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	p = lu_prog(t, obj, "relocs");
+	if (p) {
+		check_subprogs(t, p, relocs_subs, 5);
+		CHECK_INT(t, p->insn_cnt, 48);
+		/* bpf_loop callback: PSEUDO_FUNC, relative to the insn. */
+		CHECK_INT(t, p->insns[20].src_reg, BPF_PSEUDO_FUNC);
+		CHECK_INT(t, p->insns[20].imm, 31 - 20 - 1);
+		/* add_global from the entry, add_hidden from the entry,
+		 * add_static from add_global. */
+		CHECK(t, p->insns[25].src_reg == BPF_PSEUDO_CALL && p->insns[25].imm == 37 - 25 - 1);
+		CHECK(t, p->insns[28].src_reg == BPF_PSEUDO_CALL && p->insns[28].imm == 45 - 28 - 1);
+		CHECK(t, p->insns[37].src_reg == BPF_PSEUDO_CALL && p->insns[37].imm == 40 - 37 - 1);
+		/* Map value + offset: config is .data (map 1) at offset 0. */
+		CHECK(t, p->insns[11].src_reg == BPF_PSEUDO_MAP_VALUE && p->insns[11].imm == 1 &&
+			 p->insns[12].imm == 0);
+		CHECK(t, p->insns[7].src_reg == BPF_PSEUDO_MAP_FD && p->insns[7].imm == 0);
+	}
+	p = lu_prog(t, obj, "calls_only");
+	if (p) {
+		check_subprogs(t, p, calls_subs, 2);
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_CALL && p->insns[1].imm == 1);
+	}
+	/* The exception callback is appended although nothing calls it. */
+	p = lu_prog(t, obj, "with_exc_cb");
+	if (p) {
+		static const struct want_sub w[] = {
+			{ "with_exc_cb", 0, 2, true }, { "exc_cb", 2, 2, true },
+		};
+
+		check_subprogs(t, p, w, 2);
+	}
+	CHECK_INT(t, bpfvet_object__kversion(obj), 0x060c00);
+	CHECK_STR(t, bpfvet_object__license(obj), "GPL");
+	bpfvet_object__close(obj);
+}
+
+static void test_externs(struct test_ctx *t)
+{
+	static const struct ld lds[] = {
+		{ BPF_PSEUDO_MAP_VALUE, 2, 0 },	/* "abc" in .rodata.str1.1 */
+		{ 0, 0, 0 },			/* typeless ksym */
+		{ BPF_PSEUDO_BTF_ID, 3, 0 },	/* bpf_prog_active */
+		{ BPF_PSEUDO_MAP_VALUE, 3, 0 },	/* LINUX_KERNEL_VERSION */
+		{ BPF_PSEUDO_MAP_VALUE, 3, 4 },	/* CONFIG_BPF_SYSCALL */
+		{ BPF_PSEUDO_MAP_VALUE, 3, 5 },	/* CONFIG_HZ_STR */
+	};
+	static const struct {
+		const char *name;
+		enum bpfvet_extern_kind kind;
+		bool weak;
+	} ext[] = {
+		{ "bpf_rcu_read_lock", BPFVET_EXTERN_KFUNC, false },
+		{ "bpf_rcu_read_unlock", BPFVET_EXTERN_KFUNC, false },
+		{ "__start_rodata", BPFVET_EXTERN_KSYM, false },
+		{ "bpf_prog_active", BPFVET_EXTERN_KSYM, false },
+		{ "LINUX_KERNEL_VERSION", BPFVET_EXTERN_KCONFIG, false },
+		{ "CONFIG_BPF_SYSCALL", BPFVET_EXTERN_KCONFIG, true },
+		{ "CONFIG_HZ_STR", BPFVET_EXTERN_KCONFIG, true },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_relocs", NULL);
+	const struct bpfvet_map *m;
+	struct bpfvet_program *p;
+	const char *s;
+	size_t i, sz;
+
+	if (!obj)
+		return;
+	p = lu_prog(t, obj, "externs");
+	if (p) {
+		CHECK(t, p->insns[0].src_reg == BPF_PSEUDO_KFUNC_CALL && p->insns[0].imm == 0);
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_KFUNC_CALL && p->insns[1].imm == 1);
+		check_lds(t, p, lds, sizeof(lds) / sizeof(lds[0]));
+		CHECK_INT(t, p->extern_cnt, 7);
+		for (i = 0; i < 7 && i < p->extern_cnt; i++) {
+			const struct bpfvet_extern *e = &p->externs[i];
+			const struct btf_type *bt = btf__type_by_id(obj->btf, e->btf_id);
+
+			CHECK_STR(t, e->name, ext[i].name);
+			CHECK_MSG(t, e->kind == ext[i].kind && e->weak == ext[i].weak,
+				  "%s: kind %d weak %d", e->name, e->kind, e->weak);
+			CHECK(t, bt && !strcmp(btf__name_by_offset(obj->btf, bt->name_off), e->name));
+		}
+		if (p->extern_cnt == 7) {
+			CHECK_INT(t, p->externs[2].type_id, 0);
+			CHECK(t, p->externs[3].type_id != 0);
+			CHECK_INT(t, p->externs[6].kcfg_off, 5);
+		}
+	}
+	m = lu_map(t, obj, "loader_.kconfig", NULL);
+	if (m) {
+		CHECK_INT(t, m->value_size, 13);
+		CHECK_INT(t, m->flags, BPF_F_RDONLY_PROG | BPF_F_MMAPABLE);
+		CHECK(t, bpfvet_map__initial_value(m, NULL) == NULL);
+	}
+	m = lu_map(t, obj, ".rodata.str1.1", NULL);
+	if (m) {
+		s = bpfvet_map__initial_value(m, &sz);
+		CHECK(t, s && sz == 4 && !strcmp(s, "abc"));
+		CHECK_INT(t, m->flags, BPF_F_RDONLY_PROG);
+	}
+	bpfvet_object__close(obj);
+}
+
+/* The kept BTF is what the kernel accepts: extern sections laid out,
+ * hidden functions static. */
+static void test_btf_fixups(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_relocs", NULL);
+	const struct btf_type *bt;
+	struct btf *btf;
+	int id;
+
+	if (!obj)
+		return;
+	CHECK(t, obj->btf_data && obj->btf_size > 0);
+	CHECK(t, obj->btf_ext_data && obj->btf_ext_size > 0);
+	btf = obj->btf_data ? btf__new(obj->btf_data, obj->btf_size) : NULL;
+	CHECK(t, btf != NULL);
+	if (!btf)
+		goto out;
+	id = btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC);
+	bt = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	CHECK(t, bt && bt->size == 13);
+	id = btf__find_by_name_kind(btf, ".ksyms", BTF_KIND_DATASEC);
+	bt = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	CHECK(t, bt && bt->size == 4 * btf_vlen(bt));
+	id = btf__find_by_name_kind(btf, "add_hidden", BTF_KIND_FUNC);
+	bt = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	CHECK(t, bt && btf_vlen(bt) == BTF_FUNC_STATIC);
+	id = btf__find_by_name_kind(btf, "add_global", BTF_KIND_FUNC);
+	bt = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	CHECK(t, bt && btf_vlen(bt) == BTF_FUNC_GLOBAL);
+	id = btf__find_by_name_kind(btf, "dummy_ksym", BTF_KIND_VAR);
+	CHECK(t, id > 0);
+	btf__free(btf);
+out:
+	bpfvet_object__close(obj);
+}
+
+static void check_btf_ext(struct test_ctx *t, const struct bpfvet_program *p)
+{
+	size_t i, s;
+
+	/* One func_info per subprogram, at its start. */
+	CHECK_INT(t, p->func_info_cnt, p->subprog_cnt);
+	for (i = 0; i < p->func_info_cnt && i < p->subprog_cnt; i++) {
+		CHECK_INT(t, p->func_info[i].insn_off, p->subprogs[i].start);
+		CHECK_INT(t, p->func_info[i].type_id, p->subprogs[i].btf_func_id);
+	}
+	/* Line info inside the program, ascending within each subprogram,
+	 * and present at every subprogram start. */
+	CHECK(t, p->line_info_cnt >= p->subprog_cnt);
+	for (i = 0; i < p->line_info_cnt; i++) {
+		CHECK(t, p->line_info[i].insn_off < p->insn_cnt);
+		if (i)
+			CHECK(t, p->line_info[i].insn_off > p->line_info[i - 1].insn_off);
+	}
+	for (s = 0; s < p->subprog_cnt; s++) {
+		bool found = false;
+
+		for (i = 0; i < p->line_info_cnt; i++)
+			found |= p->line_info[i].insn_off == p->subprogs[s].start;
+		CHECK_MSG(t, found, "%s: no line info at subprog %s", p->name, p->subprogs[s].name);
+	}
+}
+
+static void test_btf_ext(struct test_ctx *t)
+{
+	struct bpfvet_object *obj = lu_open(t, "loader_relocs", NULL);
+	struct bpfvet_program *p;
+	size_t i;
+
+	if (!obj)
+		return;
+	for (i = 0; i < bpfvet_object__prog_cnt(obj); i++)
+		check_btf_ext(t, bpfvet_object__prog(obj, i));
+	p = lu_prog(t, obj, "relocs");
+	if (p) {
+		CHECK_INT(t, p->func_info_cnt, 5);
+		CHECK_INT(t, p->core_relo_cnt, 0);
+	}
+	p = lu_prog(t, obj, "calls_only");
+	if (p) {
+		CHECK_INT(t, p->func_info_cnt, 2);
+		/* add_static's lines are copied, shifted to its new place. */
+		CHECK(t, p->line_info_cnt >= 3);
+	}
+	bpfvet_object__close(obj);
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening errors                                                      */
+/* ------------------------------------------------------------------ */
+
+static void test_open_errors(struct test_ctx *t)
+{
+	char err[128] = "";
+	struct bpfvet_open_opts opts = { .sz = sizeof(opts), .errbuf = err,
+					 .errbuf_sz = sizeof(err) };
+	struct {
+		struct bpfvet_open_opts o;
+		char extra[8];
+	} big = { .o = { .sz = sizeof(big) } };
+	struct bpfvet_object *obj = (void *)1;
+	static const char junk[] = "definitely not an ELF file";
+
+	CHECK_INT(t, bpfvet_object__open("/nonexistent/x.o", &opts, &obj), -ENOENT);
+	CHECK(t, obj == NULL);
+	CHECK(t, strstr(err, "No such file") != NULL);
+	CHECK_INT(t, bpfvet_object__open_mem(junk, sizeof(junk), "junk", &opts, &obj), -EINVAL);
+	CHECK_STR(t, err, "not an ELF file");
+	CHECK_INT(t, bpfvet_object__open_mem(junk, 0, "junk", &opts, &obj), -EINVAL);
+	CHECK_INT(t, bpfvet_object__open_mem(junk, sizeof(junk), "j", NULL, NULL), -EINVAL);
+	/* Unknown trailing option bytes must be zero. */
+	CHECK_INT(t, bpfvet_object__open_mem(junk, sizeof(junk), "j", &big.o, &obj), -EINVAL);
+	big.o.sz = 1;
+	CHECK_INT(t, bpfvet_object__open_mem(junk, sizeof(junk), "j", &big.o, &obj), -EINVAL);
+}
+
+static void test_open_mem_name(struct test_ctx *t)
+{
+	char path[256];
+	struct bpfvet_object *obj = NULL;
+	size_t size = 0;
+	void *buf;
+
+	test_prog_path(path, sizeof(path), "loader_maps");
+	buf = lu_read(path, &size);
+	CHECK(t, buf != NULL);
+	if (!buf)
+		return;
+	CHECK_INT(t, bpfvet_object__open_mem(buf, size, "/some/dir/abcdefghijklmnopq.bpf.o",
+					     NULL, &obj), 0);
+	/* Base name up to the first dot, 15 characters at most; data maps
+	 * take as much of it as fits before the section name. */
+	if (obj) {
+		CHECK_STR(t, bpfvet_object__name(obj), "abcdefghijklmno");
+		CHECK(t, lu_map(t, obj, "abcdefgh.rodata", NULL) != NULL);
+		CHECK(t, lu_map(t, obj, "abcdefgh.bss", NULL) != NULL);
+	}
+	/* The object keeps no pointer into the caller's buffer. */
+	memset(buf, 0, size);
+	free(buf);
+	if (obj)
+		CHECK_INT(t, lu_prog(t, obj, "use_maps")->insn_cnt, 83);
+	bpfvet_object__close(obj);
+}
+
+int main(void)
+{
+	struct test_ctx t = { 0 };
+
+	RUN(&t, test_section_types);
+	RUN(&t, test_section_special);
+	RUN(&t, test_type_override);
+	RUN(&t, test_btf_maps);
+	RUN(&t, test_global_data);
+	RUN(&t, test_map_relocs);
+	RUN(&t, test_legacy_maps);
+	RUN(&t, test_iproute2_maps);
+	RUN(&t, test_calls);
+	RUN(&t, test_externs);
+	RUN(&t, test_btf_fixups);
+	RUN(&t, test_btf_ext);
+	RUN(&t, test_open_errors);
+	RUN(&t, test_open_mem_name);
+	return test_finish(&t);
+}
