@@ -128,18 +128,18 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 		*reg = *known;
 		reg->off = off;
 		reg->subreg_def = subreg_def;
-		scalar_add_nosync(&reg->b, &delta);
+		scalar_alu(&reg->b, &delta, BPF_ADD, false, 0);
 	}
 }
 
 /* ---------------------------------------------------------------- */
 /* NULL checks                                                       */
 
-static void mark_ptr_not_null(struct reg_state *reg)
+static void mark_ptr_not_null(const struct vet_env *env, struct reg_state *reg)
 {
 	if (base_type(reg->type) == PTR_TO_MAP_VALUE && reg->map_ptr) {
 		const struct bpfvet_map *map = reg->map_ptr;
-		const struct bpfvet_map *inner = map_inner(map);
+		const struct bpfvet_map *inner = map_inner(env, map);
 
 		if (inner) {
 			reg->type = CONST_PTR_TO_MAP;
@@ -160,6 +160,7 @@ static void mark_ptr_not_null(struct reg_state *reg)
 }
 
 struct null_mark {
+	const struct vet_env *env;
 	uint32_t id;
 	bool is_null;
 };
@@ -178,15 +179,16 @@ static void mark_one_ptr_or_null(struct reg_state *reg, void *arg)
 		reg->ref_obj_id = 0;
 		return;
 	}
-	mark_ptr_not_null(reg);
+	mark_ptr_not_null(m->env, reg);
 	if (!reg_may_point_to_spin_lock(reg))
 		reg->id = 0;
 }
 
-static void mark_ptr_or_null_regs(struct vstate *st, uint32_t regno, bool is_null)
+static void mark_ptr_or_null_regs(const struct vet_env *env, struct vstate *st,
+				  uint32_t regno, bool is_null)
 {
 	struct reg_state *reg = &st->frame[st->curframe]->regs[regno];
-	struct null_mark m = { .id = reg->id, .is_null = is_null };
+	struct null_mark m = { .env = env, .id = reg->id, .is_null = is_null };
 
 	if (reg->ref_obj_id && reg->ref_obj_id == reg->id && is_null) {
 		/* Proven NULL: nothing was acquired on this path. */
@@ -509,7 +511,7 @@ static void sync_both(struct vstate *this_br, struct vstate *other_br,
 	sync_linked_regs(other_br, b, set);
 }
 
-static void null_check_equal_ptrs(const struct bpfvet_insn *insn,
+static void null_check_equal_ptrs(const struct vet_env *env, const struct bpfvet_insn *insn,
 				  struct reg_state *regs, struct reg_state *other,
 				  struct reg_state *dst, struct reg_state *src)
 {
@@ -528,9 +530,9 @@ static void null_check_equal_ptrs(const struct bpfvet_insn *insn,
 	if (!eq)
 		return;
 	if (type_may_be_null(src->type))
-		mark_ptr_not_null(&eq[insn->src_reg]);
+		mark_ptr_not_null(env, &eq[insn->src_reg]);
 	else
-		mark_ptr_not_null(&eq[insn->dst_reg]);
+		mark_ptr_not_null(env, &eq[insn->dst_reg]);
 }
 
 int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -590,12 +592,12 @@ int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (BPF_SRC(insn->code) == BPF_X)
 		sync_both(this_br, other_br, insn, insn->src_reg, &linked);
 	sync_both(this_br, other_br, insn, insn->dst_reg, &linked);
-	null_check_equal_ptrs(insn, regs, other_regs, dst, src);
+	null_check_equal_ptrs(env, insn, regs, other_regs, dst, src);
 
 	if (!is32 && BPF_SRC(insn->code) == BPF_K && insn->imm == 0 &&
 	    (op == BPF_JEQ || op == BPF_JNE) && type_may_be_null(dst->type)) {
-		mark_ptr_or_null_regs(this_br, insn->dst_reg, op == BPF_JNE);
-		mark_ptr_or_null_regs(other_br, insn->dst_reg, op == BPF_JEQ);
+		mark_ptr_or_null_regs(env, this_br, insn->dst_reg, op == BPF_JNE);
+		mark_ptr_or_null_regs(env, other_br, insn->dst_reg, op == BPF_JEQ);
 	} else if (!try_match_pkt_pointers(insn, dst, &regs[insn->src_reg], this_br,
 					   other_br) &&
 		   reg_is_pointer(env, dst)) {

@@ -129,37 +129,55 @@ static int do_ja(struct vet_env *env, const struct bpfvet_insn *insn)
 	return 0;
 }
 
-/* Locks and references that must not be held when leaving the program. */
-static int check_exit_locks(struct vet_env *env, const char *prefix)
+/*
+ * Leaving the program (exit of the main frame, tail call, LD_ABS/IND) must
+ * not leak references or leave a lock or protected region open.
+ */
+int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix)
 {
 	struct vstate *st = env->cur;
+	int err;
 
-	if (st->active_locks) {
+	if (check_lock && st->active_locks) {
 		verbose(env, "%s cannot be used inside bpf_spin_lock-ed region\n", prefix);
 		return -EINVAL;
 	}
-	if (st->active_rcu_lock) {
+	err = check_reference_leak(env, false);
+	if (err) {
+		verbose(env, "%s would lead to reference leak\n", prefix);
+		return err;
+	}
+	if (check_lock && st->active_irq_id) {
+		verbose(env, "%s cannot be used inside bpf_local_irq_save-ed region\n", prefix);
+		return -EINVAL;
+	}
+	if (check_lock && st->active_rcu_lock) {
 		verbose(env, "%s cannot be used inside bpf_rcu_read_lock-ed region\n", prefix);
 		return -EINVAL;
 	}
-	if (st->active_preempt_locks) {
+	if (check_lock && st->active_preempt_locks) {
 		verbose(env, "%s cannot be used inside bpf_preempt_disable-ed region\n", prefix);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix)
+/* Prints each reference still held; the main frame may not keep any. */
+int check_reference_leak(struct vet_env *env, bool exception_exit)
 {
-	int err;
+	struct vstate *st = env->cur;
+	bool lingering = false;
 
-	if (check_lock) {
-		err = check_exit_locks(env, prefix);
-		if (err)
-			return err;
+	if (!exception_exit && cur_frame(env)->frameno)
+		return 0;
+	for (uint32_t i = 0; i < st->acquired_refs; i++) {
+		if (st->refs[i].kind != REF_TYPE_PTR)
+			continue;
+		verbose(env, "Unreleased reference id=%u alloc_insn=%d\n",
+			st->refs[i].id, st->refs[i].insn_idx);
+		lingering = true;
 	}
-	err = check_reference_leak(env, prefix);
-	return err;
+	return lingering ? -EINVAL : 0;
 }
 
 enum exit_action { EXIT_CONTINUE, EXIT_PATH_DONE };
@@ -275,7 +293,7 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 	}
 }
 
-static void print_insn_line(struct vet_env *env, const struct bpfvet_insn *insn)
+static void print_insn_line(struct vet_env *env)
 {
 	char text[256];
 
@@ -367,8 +385,8 @@ int do_check(struct vet_env *env)
 		}
 		if (log_enabled(&env->log)) {
 			if (env->log.level & LOG_LEVEL2)
-				log_flush(&env->log, log_pos(&env->log));
-			print_insn_line(env, insn);
+				log_flush_lines(&env->log);
+			print_insn_line(env);
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;

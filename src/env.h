@@ -351,8 +351,16 @@ struct vet_env {
 	size_t prev_log_pos;
 	size_t prev_insn_print_len;
 
+	/* Jump-history entry of the current insn (index), or -1. */
+	int cur_hist_idx;
+	uint32_t max_tp_access;
+	uint32_t nr_cpu_ids;
+	/* Last line-info entry printed, to print source lines once. */
+	int prev_linfo;
+
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */
+	bool unsupported;	/* stopped at a feature bpfvet lacks */
 };
 
 #endif

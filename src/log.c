@@ -126,6 +126,18 @@ void log_flush(struct vet_log *log, size_t keep_from)
 	log->base += n;
 }
 
+void log_flush_lines(struct vet_log *log)
+{
+	size_t i = log->len;
+
+	/* Keep the last line: a state delta may still be appended to it. */
+	if (i && log->buf[i - 1] == '\n')
+		i--;
+	while (i && log->buf[i - 1] != '\n')
+		i--;
+	log_flush(log, log->base + i);
+}
+
 void log_finish(struct vet_log *log)
 {
 	log_flush(log, log_pos(log));

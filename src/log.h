@@ -51,6 +51,8 @@ size_t log_pos(const struct vet_log *log);
 void log_rewind(struct vet_log *log, size_t pos);
 /* Hand complete text before `keep_from` to the sink (level 2 only). */
 void log_flush(struct vet_log *log, size_t keep_from);
+/* Hand out complete lines except the last one (level 2 only). */
+void log_flush_lines(struct vet_log *log);
 /* Flush everything at the end of a verification. */
 void log_finish(struct vet_log *log);
 /* Remove a trailing newline, returning the start column of the last line. */

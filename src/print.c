@@ -6,6 +6,9 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+
+#include <bpf/btf.h>
 
 #include "verifier.h"
 
@@ -221,4 +224,52 @@ void print_insn_state(struct vet_env *env)
 		verbose(env, "%u:", env->insn_idx);
 	}
 	print_frame(env, st, st->frame[st->curframe], false);
+}
+
+/* Index of the line-info entry covering insn_idx, or -1. */
+static int find_linfo(const struct bpfvet_program *prog, uint32_t insn_idx)
+{
+	int found = -1;
+
+	for (size_t i = 0; i < prog->line_info_cnt; i++) {
+		if (prog->line_info[i].insn_off > insn_idx)
+			break;
+		found = (int)i;
+	}
+	return found;
+}
+
+void print_line_info(struct vet_env *env, uint32_t insn_idx)
+{
+	const struct bpfvet_program *prog = env->prog;
+	const struct bpfvet_line_info *li;
+	const char *line, *file, *base;
+	int i;
+
+	if (!log_enabled(&env->log) || !prog->obj || !prog->obj->btf)
+		return;
+	i = find_linfo(prog, insn_idx);
+	if (i < 0 || i == env->prev_linfo)
+		return;
+	li = &prog->line_info[i];
+	/* Entries that differ only in the column print once. */
+	if (env->prev_linfo >= 0) {
+		const struct bpfvet_line_info *p = &prog->line_info[env->prev_linfo];
+
+		if (p->line_off == li->line_off && p->file_name_off == li->file_name_off &&
+		    p->line_col >> 10 == li->line_col >> 10) {
+			env->prev_linfo = i;
+			return;
+		}
+	}
+	env->prev_linfo = i;
+	line = btf__name_by_offset(prog->obj->btf, li->line_off);
+	file = btf__name_by_offset(prog->obj->btf, li->file_name_off);
+	if (!line)
+		return;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	base = file ? strrchr(file, '/') : NULL;
+	base = base ? base + 1 : file;
+	verbose(env, "; %s @ %s:%u\n", line, base ? base : "", li->line_col >> 10);
 }
