@@ -247,6 +247,95 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,
 			   struct bpfvet_result *res);
 
+/* ------------------------------------------------------------------ */
+/* Loading into the running kernel (the reference verifier)            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Facts about the running kernel that loading needs: its BTF
+ * (/sys/kernel/btf/vmlinux), its config, its version and CPU count. Read
+ * on first use and kept, so that loading many programs reads them once.
+ * Not thread-safe: use one per thread.
+ */
+struct bpfvet_kernel;
+
+int bpfvet_kernel__new(struct bpfvet_kernel **kp);
+void bpfvet_kernel__free(struct bpfvet_kernel *k);
+
+enum bpfvet_kernel_verdict {
+	BPFVET_KERNEL_ACCEPTED = 0,
+	/* The verifier ran and rejected the program. */
+	BPFVET_KERNEL_REJECTED = 1,
+	/* The program could not reach the verifier: the kernel refused the
+	 * load before verifying (EPERM for fentry or lsm programs on a kernel
+	 * that does not allow them, E2BIG, an unknown type, ...), or bpfvet could not prepare
+	 * it (an extern the kernel lacks, a map the kernel cannot create, no
+	 * attach target). Never a rejection. */
+	BPFVET_KERNEL_REFUSED = 2,
+};
+
+enum bpfvet_kernel_stage {
+	BPFVET_STAGE_VERIFIER = 0,	/* the verifier ran */
+	BPFVET_STAGE_KERNEL = 1,	/* BPF_PROG_LOAD failed before verifying */
+	BPFVET_STAGE_SETUP = 2,		/* maps, BTF, externs, attach target */
+};
+
+struct bpfvet_kernel_opts {
+	size_t sz;
+	/* Kernel facts to reuse; NULL reads them for this call only. */
+	struct bpfvet_kernel *kernel;
+	/* BPFVET_LOG_LEVEL1 / LEVEL2; BPFVET_LOG_STATS is always added, the
+	 * statistics come from it. */
+	uint32_t log_level;
+	/* BPF_F_* load flags, added to those the section name implies
+	 * (e.g. BPF_F_TEST_RND_HI32 | BPF_F_TEST_REG_INVARIANTS). */
+	uint32_t prog_flags;
+	/* BPFVET_CAP_* bits dropped from the effective set around
+	 * BPF_PROG_LOAD (maps and BTF are created with full rights). */
+	uint32_t drop_caps;
+	/* First log buffer size in bytes; 0 picks one by log level. A log
+	 * that does not fit is retried once with the size the kernel asks
+	 * for (up to 1 GiB). */
+	size_t log_size;
+	/* Receives the whole kernel log once the load is over. */
+	bpfvet_log_fn log_fn;
+	void *log_ctx;
+};
+#define bpfvet_kernel_opts__last_field log_ctx
+
+struct bpfvet_kernel_result {
+	size_t sz;
+	enum bpfvet_kernel_verdict verdict;
+	enum bpfvet_kernel_stage stage;
+	int err;			/* negative errno; 0 if accepted */
+	/* Rejected: the last line of the log that is not a statistic.
+	 * Refused: why, e.g. "extern (func ksym) 'x': not found in kernel BTF". */
+	char error[256];
+	bool have_stats;		/* the log had a "processed N insns" line */
+	uint64_t insns_processed;
+	uint64_t total_states;
+	uint64_t peak_states;
+	uint64_t max_states_per_insn;
+	uint64_t mark_read;
+	uint64_t duration_ns;		/* the log's "verification time" */
+	uint64_t load_ns;		/* wall time of BPF_PROG_LOAD calls */
+	uint32_t subprog_cnt;		/* from the "stack depth" line */
+	uint32_t stack_depth[256];
+};
+#define bpfvet_kernel_result__last_field stack_depth
+
+/*
+ * Loads a program into the running kernel the way libbpf would (maps,
+ * global data, externs, CO-RE, BTF, func/line info, attach target),
+ * records the verdict and statistics, and unloads everything again.
+ * Returns 0 when a verdict was reached (see res; a refusal is a verdict),
+ * or a negative errno when the call itself could not run (bad arguments,
+ * no memory).
+ */
+int bpfvet_program__kernel_load(const struct bpfvet_program *prog,
+				const struct bpfvet_kernel_opts *opts,
+				struct bpfvet_kernel_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -104,6 +104,14 @@ struct btf_ext_view {
 	struct ext_info core;
 };
 
+/* A struct_ops member that points to a program (struct_ops.c). */
+struct st_ops_slot {
+	int map;		/* index in obj->maps */
+	uint32_t member;	/* member index in the map's local struct */
+	size_t sec_idx;		/* the program's section and first insn */
+	size_t insn;
+};
+
 /* Extra facts about legacy maps that only matter while linking them. */
 struct legacy_def {
 	size_t map_idx;
@@ -139,6 +147,8 @@ struct loader {
 	struct bpfvet_map *inner;
 	size_t *inner_outer;		/* outer map index of each template */
 	size_t inner_cnt;
+	struct st_ops_slot *st_slots;
+	size_t st_slot_cnt;
 	int kconfig_map;		/* -1 when absent */
 	int arena_map;
 
@@ -189,6 +199,11 @@ void maps_free_one(struct bpfvet_map *map);
 /* Sets each map's inner pointer once the table no longer moves. */
 void maps_resolve_inner(struct bpfvet_map *maps, size_t cnt);
 const char *map_type_name(uint32_t type);
+
+/* struct_ops.c */
+int struct_ops_collect_relos(struct loader *ld, const struct elf_sec *rsec);
+/* Sets st_ops_map/st_ops_member of every program once they are built. */
+void struct_ops_assign(struct loader *ld);
 
 /* progtype.c: see progtype.h */
 

@@ -57,6 +57,8 @@ void prog_free_contents(struct bpfvet_program *prog)
 	free(prog->func_info);
 	free(prog->line_info);
 	free(prog->core_relos);
+	free(prog->ksym_refs);
+	free(prog->raw_fd_insns);
 	for (i = 0; i < prog->raw_map_cnt; i++)
 		maps_free_one(&prog->raw_maps[i]);
 	free(prog->raw_maps);
@@ -131,6 +133,7 @@ static void loader_free(struct loader *ld)
 	free(ld->inner);
 	free(ld->inner_outer);
 	free(ld->legacy);
+	free(ld->st_slots);
 	free(ld->sec_kind);
 	elf_file_close(&ld->elf);
 }
@@ -164,8 +167,10 @@ static int load_steps(struct loader *ld, const void *buf, size_t size)
 		err = btf_finalize(ld);
 	if (!err)
 		err = progs_build(ld);
-	if (!err)
+	if (!err) {
+		struct_ops_assign(ld);
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
+	}
 	return err;
 }
 

@@ -8,6 +8,8 @@
  * map indexes where the kernel would see fds):
  *  - LD_IMM64 src=BPF_PSEUDO_MAP_FD:    imm = index in obj->maps;
  *  - LD_IMM64 src=BPF_PSEUDO_MAP_VALUE: imm = map index, next imm = offset;
+ *    (except the ones listed in prog->raw_fd_insns, which no relocation
+ *    wrote and which keep the ELF's raw fd);
  *  - LD_IMM64 src=BPF_PSEUDO_FUNC:      imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_CALL:          imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_KFUNC_CALL and LD_IMM64 src=BPF_PSEUDO_BTF_ID:
@@ -84,6 +86,17 @@ struct bpfvet_extern {
 	uint32_t type_id;
 	/* __kconfig: offset of the value in the .kconfig map. */
 	uint32_t kcfg_off;
+	/* Index among all the object's externs, in libbpf's order: libbpf
+	 * names an unresolved weak kfunc by it (call 2002000000 + index). */
+	uint32_t obj_idx;
+};
+
+/* An LD_IMM64 of a typeless __ksym extern (`extern const void x
+ * __ksym`): the instruction stays a plain constant 0 here, and the kernel
+ * loader writes the kallsyms address into it. */
+struct bpfvet_ksym_ref {
+	uint32_t insn;		/* index in prog->insns */
+	uint32_t ext;		/* index in prog->externs */
 };
 
 /* func_info / line_info / CO-RE records, re-indexed to prog->insns: every
@@ -137,6 +150,21 @@ struct bpfvet_program {
 	size_t line_info_cnt;
 	struct bpfvet_core_relo *core_relos;
 	size_t core_relo_cnt;
+
+	struct bpfvet_ksym_ref *ksym_refs;
+	size_t ksym_ref_cnt;
+
+	/* LD_IMM64 with src BPF_PSEUDO_MAP_FD/VALUE that no relocation wrote
+	 * (hand-written in the ELF): their imm is a raw fd, not a map index.
+	 * Indexes in prog->insns, ascending. */
+	uint32_t *raw_fd_insns;
+	size_t raw_fd_cnt;
+
+	/* struct_ops programs: the struct_ops map (index in obj->maps) and
+	 * the member of its local struct type that points to the program;
+	 * st_ops_map is -1 when no struct_ops variable names the program. */
+	int st_ops_map;
+	uint32_t st_ops_member;
 
 	/* Raw programs own a private map table; object programs use obj's. */
 	struct bpfvet_map *raw_maps;

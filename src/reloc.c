@@ -281,8 +281,10 @@ int relos_collect(struct loader *ld)
 			err = maps_collect_btf_relos(ld, rsec);
 		else if (ld->sec_kind[targ] == SEC_CODE)
 			err = collect_prog_relos(ld, rsec);
+		else if (ld->sec_kind[targ] == SEC_STRUCT_OPS)
+			err = struct_ops_collect_relos(ld, rsec);
 		else
-			err = 0;	/* struct_ops: filled in by the kernel side */
+			err = 0;
 		if (err)
 			return err;
 	}
@@ -515,7 +517,23 @@ static int prog_extern(struct build *b, const struct ld_extern *ext, size_t *idx
 	e->weak = ext->weak;
 	e->type_id = ext->type_id;
 	e->kcfg_off = ext->kcfg_off;
+	e->obj_idx = (uint32_t)(ext - b->ld->exts);
 	*idx = prog->extern_cnt++;
+	return 0;
+}
+
+static int add_ksym_ref(struct build *b, const struct bpfvet_insn *insn, size_t ext)
+{
+	struct bpfvet_program *prog = b->prog;
+	struct bpfvet_ksym_ref *arr;
+
+	arr = realloc(prog->ksym_refs, (prog->ksym_ref_cnt + 1) * sizeof(*arr));
+	if (!arr)
+		return errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+	prog->ksym_refs = arr;
+	arr[prog->ksym_ref_cnt].insn = (uint32_t)(insn - prog->insns);
+	arr[prog->ksym_ref_cnt].ext = (uint32_t)ext;
+	prog->ksym_ref_cnt++;
 	return 0;
 }
 
@@ -541,9 +559,10 @@ static int apply_extern(struct build *b, const struct relo *r, struct bpfvet_ins
 		insn[1].imm = 0;
 	} else {
 		/* Typeless ksym: libbpf loads the kallsyms address as a plain
-		 * constant, which we cannot know here. */
+		 * constant, which we cannot know here; remember where it goes. */
 		insn[0].imm = 0;
 		insn[1].imm = 0;
+		return add_ksym_ref(b, insn, idx);
 	}
 	return 0;
 }
@@ -589,6 +608,51 @@ static int reloc_data(struct build *b)
 		}
 	}
 	return 0;
+}
+
+static bool relo_sets_map(const struct loader *ld, const struct relo *r)
+{
+	return r->kind == RELO_MAP || r->kind == RELO_DATA ||
+	       (r->kind == RELO_EXTERN_LD64 && ld->exts[r->ext_idx].type == EXT_KCFG);
+}
+
+/* An LD_IMM64 that names a map by fd in the ELF itself (hand-written
+ * `BPF_PSEUDO_MAP_FD` with no relocation) keeps its raw fd: list them, so
+ * that nobody mistakes that fd for a map index. */
+static int note_raw_fds(struct build *b)
+{
+	struct bpfvet_program *prog = b->prog;
+	bool *relocated;
+	size_t i, j;
+	int err = 0;
+
+	relocated = calloc(prog->insn_cnt ? prog->insn_cnt : 1, sizeof(*relocated));
+	if (!relocated)
+		return errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+	for (i = 0; i < b->order_cnt; i++)
+		for (j = 0; j < b->order[i]->relo_cnt; j++)
+			if (relo_sets_map(b->ld, &b->order[i]->relos[j]))
+				relocated[b->order[i]->sub_insn_off + b->order[i]->relos[j].insn] = true;
+	for (i = 0; i + 1 < prog->insn_cnt && !err; i++) {
+		const struct bpfvet_insn *insn = &prog->insns[i];
+		uint32_t *arr;
+
+		if (!insn_is_ldimm64(insn))
+			continue;
+		if ((insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE) &&
+		    !relocated[i]) {
+			arr = realloc(prog->raw_fd_insns, (prog->raw_fd_cnt + 1) * sizeof(*arr));
+			if (!arr) {
+				err = errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+				break;
+			}
+			prog->raw_fd_insns = arr;
+			prog->raw_fd_insns[prog->raw_fd_cnt++] = (uint32_t)i;
+		}
+		i++;
+	}
+	free(relocated);
+	return err;
 }
 
 /* ------------------------------------------------------------------ */
@@ -702,6 +766,8 @@ static int build_one(struct build *b, struct func *entry)
 	}
 	if (!err)
 		err = reloc_data(b);
+	if (!err)
+		err = note_raw_fds(b);
 	if (!err)
 		err = fill_subprogs(b);
 	return err;

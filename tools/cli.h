@@ -9,5 +9,6 @@
 
 int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 #endif
