@@ -350,6 +350,8 @@ int do_check(struct vet_env *env)
 			return -E2BIG;
 		}
 		env->cur->last_insn_idx = env->prev_insn_idx;
+		env->cur->insn_idx = env->insn_idx;
+		env->cur_hist_idx = -1;
 		if (env->aux[env->insn_idx].prune_point) {
 			err = is_state_visited(env, env->insn_idx);
 			if (err < 0)

@@ -253,6 +253,8 @@ struct subprog_info {
 	uint32_t btf_func_id;
 };
 
+struct scc_visit;
+
 /* A pending path: the state to resume and where. */
 struct stack_elem {
 	struct vstate st;
@@ -278,6 +280,8 @@ struct caps {
 	bool net_admin;		/* CAP_NET_ADMIN */
 	bool sys_admin;		/* CAP_SYS_ADMIN */
 };
+
+enum exact_level { NOT_EXACT, RANGE_WITHIN, EXACT };
 
 /* Pair table for id bijections during state comparison. */
 #define ID_MAP_SIZE ((MAX_BPF_REG + 64) * MAX_CALL_FRAMES)
@@ -339,6 +343,7 @@ struct vet_env {
 
 	struct state_list **explored;
 	struct state_list *free_list;
+	struct scc_visit *scc_visits;
 
 	struct idmap idmap;
 	struct verifier_stats stats;

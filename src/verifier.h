@@ -142,15 +142,27 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 /* retval.c */
 int check_return_code(struct vet_env *env, int regno, const char *reg_name);
 
+/* equiv.c */
+bool regsafe(const struct vet_env *env, const struct reg_state *o,
+	     const struct reg_state *c, struct idmap *m, enum exact_level exact);
+bool states_equal(struct vet_env *env, const struct vstate *old,
+		  const struct vstate *cur, enum exact_level exact);
+bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
+
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);
 int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		     uint64_t linked_regs);
 int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
+int init_explored_states(struct vet_env *env);
 
 /* precision.c */
 int mark_chain_precision(struct vet_env *env, int regno);
+int propagate_precision(struct vet_env *env, const struct vstate *old,
+			struct vstate *cur, bool *changed);
+void mark_all_scalars_imprecise(struct vstate *st);
+void mark_all_precise_from(struct vet_env *env, struct vstate *st);
 /* Jump-history flags: which stack slot an instruction spilled or filled,
  * and whether a comparison's operands were stack pointers. */
 #define HIST_FRAMENO_MASK	0x7u
@@ -175,6 +187,12 @@ void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), voi
 void unpack_linked_regs(uint64_t v, int *cnt, struct linked_reg_view *out);
 
 /* loops.c */
+int compute_scc(struct vet_env *env);
+int maybe_enter_scc(struct vet_env *env, struct vstate *st);
+int maybe_exit_scc(struct vet_env *env, struct vstate *st);
+int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstate *cur);
+bool incomplete_read_marks(const struct vet_env *env, const struct vstate *st);
+void free_scc_visits(struct vet_env *env);
 struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx);
 void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
 			     struct vstate *cur);
@@ -267,7 +285,9 @@ int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
 
-/* stack_live.c: stack-slot liveness recording */
+/* stack_live.c: stack-slot liveness */
+void stack_live_query_init(struct vet_env *env, const struct vstate *st);
+bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
 void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
 			   int size);
 void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
@@ -280,6 +300,10 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 /* stackdepth.c */
 int check_max_stack_depth(struct vet_env *env);
+
+/* iter.c: open-coded iterators */
+bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
+bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
 
 /* unsupported.c */
 int unsupported(struct vet_env *env, const char *what);

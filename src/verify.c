@@ -142,7 +142,11 @@ static int run_static_checks(struct vet_env *env)
 	if (!err)
 		err = cfg_walk(env);
 	if (!err)
+		err = compute_scc(env);
+	if (!err)
 		err = compute_live_registers(env);
+	if (!err)
+		err = init_explored_states(env);
 	return err;
 }
 
