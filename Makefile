@@ -43,7 +43,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -idirafter /usr/include/$(shell uname -m)-linux-gnu \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
-.PHONY: all deps demo test check examples progs install uninstall clean \
+.PHONY: all deps demo test check examples progs install uninstall clean helper-fixtures \
 	corpus conformance bench fuzz fuzz-build
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
@@ -134,3 +134,8 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# Refresh tests/fixtures/helpers from the running kernel (root).
+helper-fixtures: $(B)/san/tests/test_helpers_kernel
+	mkdir -p tests/fixtures/helpers
+	$(B)/san/tests/test_helpers_kernel --update tests/fixtures/helpers
