@@ -164,3 +164,23 @@ void hfx_predict(const struct helper_proto *p, int argno, enum hfx_probe pr,
 		return;
 	snprintf(buf, sz, "type=scalar expected=%s", exp ? exp : "?");
 }
+
+static const struct {
+	const char *code, *msg;
+} abbrevs[] = {
+	{ "MEM", "type=scalar expected=fp, pkt, pkt_meta, map_key, map_value, "
+		 "mem, ringbuf_mem, buf, trusted_ptr_" },
+	{ "NEG", "min value is negative, either use unsigned or 'var &= const'" },
+	{ "ZERO", "invalid zero-sized read: u64=[0,0]" },
+	{ "NOTCONST", "is not a known constant'" },
+};
+
+const char *hfx_abbrev(const char *msg)
+{
+	for (size_t i = 0; i < sizeof(abbrevs) / sizeof(abbrevs[0]); i++)
+		if (!strcmp(msg, abbrevs[i].msg))
+			return abbrevs[i].code;
+	if (!strncmp(msg, "type=scalar expected=", 21))
+		return msg + 21;
+	return msg;
+}

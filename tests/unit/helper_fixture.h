@@ -58,6 +58,12 @@ extern const char *const hfx_probe_names[HFX_PROBES];
 void hfx_predict(const struct helper_proto *p, int argno, enum hfx_probe pr,
 		 char *buf, size_t sz);
 
+/*
+ * args.txt stores kernel messages with the long recurring ones replaced by
+ * short codes (MEM, NEG, ZERO, NOTCONST); this makes that replacement.
+ */
+const char *hfx_abbrev(const char *msg);
+
 /* Can the probe program build a valid value for this argument type? */
 bool hfx_arg_constructible(const struct helper_proto *p, int argno);
 
