@@ -524,7 +524,7 @@ static void refine_retval(struct vet_env *env, const struct helper_proto *fn,
 		r0->b.smin = -4095;
 		r0->b.s32_min = -4095;
 		bounds_sync(&r0->b);
-	} else if (fn->id == HELPER_GET_SMP_PROCESSOR_ID) {
+	} else if (fn->ret_cpu_id) {
 		r0->b.umax = env->nr_cpu_ids - 1;
 		r0->b.u32_max = env->nr_cpu_ids - 1;
 		bounds_sync(&r0->b);

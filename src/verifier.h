@@ -277,7 +277,6 @@ const char *helper_name_or_unknown(uint32_t id);
 bool helper_is_ptr_cast(int func_id);
 bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map);
 int check_helper_special_rules(struct vet_env *env, int func_id);
-#define HELPER_GET_SMP_PROCESSOR_ID 8
 
 /* spectre.c: unprivileged sanitation */
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
