@@ -44,7 +44,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	corpus conformance bench fuzz fuzz-build
+	corpus realworld conformance bench fuzz fuzz-build helper-fixtures
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -104,6 +104,10 @@ $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
 corpus: deps all
 	scripts/build-corpus.sh
 
+# Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
+realworld: deps
+	scripts/collect-realworld.sh
+
 # libFuzzer target for the loader. FUZZ_SECONDS bounds the run.
 FUZZ_SECONDS ?= 60
 fuzz-build: $(B)/fuzz/fuzz_loader
@@ -134,3 +138,8 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# Refresh tests/fixtures/helpers from the running kernel (root).
+helper-fixtures: $(B)/san/tests/test_helpers_kernel
+	mkdir -p tests/fixtures/helpers
+	$(B)/san/tests/test_helpers_kernel --update tests/fixtures/helpers
