@@ -43,7 +43,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -idirafter /usr/include/$(shell uname -m)-linux-gnu \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
-.PHONY: all deps demo test check examples progs install uninstall clean \
+.PHONY: all deps demo test check examples progs install uninstall clean scalar-fixtures \
 	corpus conformance bench fuzz fuzz-build
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
@@ -134,3 +134,14 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# Number-domain fixtures from the running kernel (root only; slow). The
+# comparison test replays the checked-in file; this only regenerates it.
+SCALAR_FIXTURES ?= tests/fixtures/scalar/progs.txt.gz
+SCALAR_COUNT ?= 12000
+scalar-fixtures: $(B)/scalar-gen
+	mkdir -p $(dir $(SCALAR_FIXTURES))
+	$(B)/scalar-gen -n $(SCALAR_COUNT) -o $(SCALAR_FIXTURES)
+$(B)/scalar-gen: tests/scalar/gen.c
+	mkdir -p $(B)
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< -o $@ $(PKG_LIBS)

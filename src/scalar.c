@@ -433,6 +433,21 @@ void bounds_sext(struct bounds *b, int size)
 		bounds_const(b, (uint64_t)sext_bits(b->var_off.value, bits));
 		return;
 	}
+	/* 6.18: when the s32 range already lies within the field's signed
+	 * range, extending changes nothing in the low 32 bits and the 64-bit
+	 * value is the s32 value: keep the 32-bit ranges, take s64 from s32,
+	 * forget var_off and let the sync rebuild the rest. (Always the case
+	 * for (s32).) */
+	if (b->s32_min >= sext_bits(UINT64_C(1) << (bits - 1), bits) &&
+	    b->s32_max <= (int64_t)((UINT64_C(1) << (bits - 1)) - 1)) {
+		b->smin = b->s32_min;
+		b->smax = b->s32_max;
+		b->umin = 0;
+		b->umax = UINT64_MAX;
+		b->var_off = TNUM_UNKNOWN;
+		bounds_sync(b);
+		return;
+	}
 	/* Only when smin and smax agree above the extended field does the
 	 * field's range carry over (as a signed range). */
 	if (((uint64_t)b->smin >> bits) == ((uint64_t)b->smax >> bits)) {
