@@ -43,7 +43,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -idirafter /usr/include/$(shell uname -m)-linux-gnu \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
-.PHONY: all deps demo test check examples progs install uninstall clean scalar-fixtures \
+.PHONY: all deps demo test check examples progs install uninstall clean scalar-fixtures soundness \
 	corpus conformance bench fuzz fuzz-build
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
@@ -145,3 +145,15 @@ scalar-fixtures: $(B)/scalar-gen
 $(B)/scalar-gen: tests/scalar/gen.c
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< -o $@ $(PKG_LIBS)
+
+# Full soundness run of the number domain (over 10^8 checks) on an
+# optimized build; `make check` runs a smaller sample of the same tests.
+SOUNDNESS_TESTS := test_tnum test_scalar_sound
+soundness: $(B)/libbpfvet.a
+	mkdir -p $(B)/soundness
+	@set -e; for t in $(SOUNDNESS_TESTS); do \
+		$(CC) $(BASE_CFLAGS) -Itests/unit -O2 $(PKG_CFLAGS) \
+			tests/unit/$$t.c $(TEST_SUPPORT) $(B)/libbpfvet.a \
+			-o $(B)/soundness/$$t $(PKG_LIBS) -lm; \
+		SCALAR_SOUND=full $(B)/soundness/$$t; \
+	done
