@@ -43,8 +43,9 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -idirafter /usr/include/$(shell uname -m)-linux-gnu \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
-.PHONY: all deps demo test check examples progs install uninstall clean scalar-fixtures soundness \
-	corpus conformance bench fuzz fuzz-build
+.PHONY: all deps demo test check examples progs install uninstall clean \
+	corpus realworld conformance bench fuzz fuzz-build scalar-fixtures \
+	soundness
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -103,6 +104,10 @@ $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
 # Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
 corpus: deps all
 	scripts/build-corpus.sh
+
+# Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
+realworld: deps
+	scripts/collect-realworld.sh
 
 # libFuzzer target for the loader. FUZZ_SECONDS bounds the run.
 FUZZ_SECONDS ?= 60
