@@ -79,8 +79,9 @@ void bounds_sext32(struct bounds *b, int size);
  * (BPF_ADD ... BPF_ARSH, BPF_MOV excluded, BPF_NEG and BPF_END handled
  * by their own functions). `alu32` selects the 32-bit class, `off` is the
  * instruction's off field (1 selects sdiv/smod). The result is what the
- * kernel computes, including its rules for division by zero and for
- * shifts at or beyond the width.
+ * kernel computes, including where it gives up: shifts by a non-constant
+ * amount or by the width or more, and all of DIV and MOD, yield a fully
+ * unknown value.
  *
  * For the immediate form pass bounds_const((uint64_t)(int64_t)imm): the
  * kernel sign-extends imm to 64 bits for ALU and ALU64 alike. For the
