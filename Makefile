@@ -151,7 +151,7 @@ $(B)/scalar-gen: tests/scalar/gen.c
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< -o $@ $(PKG_LIBS)
 
-# Full soundness run of the number domain (over 10^8 checks) on an
+# Full soundness run of the number domain (over 2*10^9 checks) on an
 # optimized build; `make check` runs a smaller sample of the same tests.
 SOUNDNESS_TESTS := test_tnum test_scalar_sound
 soundness: $(B)/libbpfvet.a

@@ -472,7 +472,7 @@ static void run_families(struct run *r, unsigned int w, int n_kinds,
 	for (k = 0; k < n_kinds; k++) {
 		check_pairs(r, &f[k], &f[k], stride);
 		if (k)
-			check_pairs(r, &f[k], &f[0], stride * 2);
+			check_pairs(r, &f[k], &f[0], stride > 1 ? stride * 2 : 1);
 		check_singles(r, &f[k], &f[0]);
 	}
 	for (k = 0; k < n_kinds; k++)
@@ -561,17 +561,21 @@ static void test_soundness(struct test_ctx *t)
 {
 	bool full = getenv("SCALAR_SOUND") && !strcmp(getenv("SCALAR_SOUND"), "full");
 	struct run r = { t, 0, 0, full };
+	long families;
 
 	if (full) {
+		/* every pair of abstract values at W=3 and W=4 */
 		run_families(&r, 3, 8, 1, true);
-		run_families(&r, 4, 8, 5, true);
-		run_random(&r, 400000);
+		run_families(&r, 4, 8, 1, true);
 	} else {
-		run_families(&r, 3, 8, 6, true);
-		run_random(&r, 15000);
+		/* every pair of abstract values at W=3 */
+		run_families(&r, 3, 8, 1, true);
 	}
-	printf("  bounds soundness: %ld checks, %ld violations\n", r.checks,
-	       r.failures);
+	families = r.checks;
+	run_random(&r, full ? 400000 : 15000);
+	printf("  bounds soundness: %ld checks (%ld on small-width families, "
+	       "%ld on random 64-bit values), %ld violations\n",
+	       r.checks, families, r.checks - families, r.failures);
 	CHECK(t, r.failures == 0);
 }
 
