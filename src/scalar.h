@@ -67,8 +67,9 @@ void bounds_zext32(struct bounds *b);
 /* Narrow to the low `size` bytes, zero-extended, then sync (narrow loads,
  * le16/le32; the kernel's coerce_reg_to_size). size 8 is a no-op. */
 void bounds_truncate(struct bounds *b, int size);
-/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). Like
- * the kernel, no sync follows. */
+/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). The
+ * result is in the kernel's form: synced where the kernel syncs, already
+ * consistent elsewhere. */
 void bounds_sext(struct bounds *b, int size);
 /* Sign-extend from `size` (1, 2) bytes to 32 bits, then zero-extend into
  * 64 and sync (movsx32 `w1 = (s8)w2`, complete). */
