@@ -140,7 +140,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-# Number-domain fixtures from the running kernel (root only; slow). The
+# Number-domain fixtures from the running kernel (root only). The
 # comparison test replays the checked-in file; this only regenerates it.
 SCALAR_FIXTURES ?= tests/fixtures/scalar/progs.txt.gz
 SCALAR_COUNT ?= 12000
