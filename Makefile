@@ -44,8 +44,8 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	corpus realworld conformance bench fuzz fuzz-build scalar-fixtures \
-	soundness
+	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
+	scalar-fixtures soundness
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -139,6 +139,11 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# Refresh tests/fixtures/helpers from the running kernel (root).
+helper-fixtures: $(B)/san/tests/test_helpers_kernel
+	mkdir -p tests/fixtures/helpers
+	$(B)/san/tests/test_helpers_kernel --update tests/fixtures/helpers
 
 # Number-domain fixtures from the running kernel (root only). The
 # comparison test replays the checked-in file; this only regenerates it.
