@@ -47,14 +47,15 @@ static int read_sec(struct elf_file *ef, Elf_Scn *scn, size_t shstrndx,
 {
 	size_t idx = elf_ndxscn(scn);
 	struct elf_sec *sec;
-	Elf64_Shdr *sh;
+	GElf_Shdr gsh, *sh = &gsh;
 	Elf_Data *d;
 
 	if (idx == 0 || idx >= ef->sec_cnt)
 		return errbuf_set(eb, -EINVAL, "bad section index %zu", idx);
 	sec = &ef->secs[idx];
-	sh = elf64_getshdr(scn);
-	if (!sh)
+	/* gelf copies the header: libelf may hand out misaligned
+	 * pointers into the image on x86. */
+	if (!gelf_getshdr(scn, sh))
 		return errbuf_set(eb, -EINVAL, "cannot read section header %zu: %s",
 				  idx, elf_errmsg(-1));
 	sec->shdr = *sh;
@@ -93,8 +94,13 @@ static int read_symtab(struct elf_file *ef, struct errbuf *eb)
 					  "symbol table entry size %llu, want %zu",
 					  (unsigned long long)sec->shdr.sh_entsize,
 					  sizeof(Elf64_Sym));
-		ef->syms = sec->data;
+		/* A private, aligned copy: symbols are read field by field. */
 		ef->sym_cnt = sec->size / sizeof(Elf64_Sym);
+		ef->syms = calloc(ef->sym_cnt ? ef->sym_cnt : 1, sizeof(Elf64_Sym));
+		if (!ef->syms)
+			return errbuf_set(eb, -ENOMEM, "out of memory");
+		if (ef->sym_cnt)
+			memcpy(ef->syms, sec->data, ef->sym_cnt * sizeof(Elf64_Sym));
 		ef->symtab_idx = i;
 		ef->strtab_idx = sec->shdr.sh_link;
 	}
@@ -153,6 +159,7 @@ void elf_file_close(struct elf_file *ef)
 	if (ef->elf)
 		elf_end(ef->elf);
 	free(ef->secs);
+	free(ef->syms);
 	memset(ef, 0, sizeof(*ef));
 }
 

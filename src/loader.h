@@ -169,6 +169,8 @@ int btf_open(struct loader *ld);
 int btf_fixup_datasecs(struct loader *ld);
 int btf_fixup_externs(struct loader *ld);
 int btf_finalize(struct loader *ld);
+/* Alignment of a type as libbpf computes it, without trusting the BTF. */
+int btf_align_of(const struct btf *btf, uint32_t id, int depth);
 /* Linkage of a BTF FUNC (kept in its vlen bits). */
 #define btf_func_linkage(t) ((unsigned int)btf_vlen(t))
 /* Follows typedefs and modifiers; returns NULL on a bad or looping id. */
