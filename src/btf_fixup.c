@@ -309,7 +309,11 @@ static int fix_datasec(struct loader *ld, struct btf_type *t)
 			size_t idx = elf_file_sec_by_name(&ld->elf, name);
 			const struct elf_sec *sec = elf_file_sec(&ld->elf, idx);
 
-			if (!sec || !sec->loaded || !sec->size || sec->size > UINT32_MAX)
+			if (sec && sec->size > UINT32_MAX)
+				return errbuf_set(ld->eb, -E2BIG,
+						  "section %s is too large (%zu bytes)",
+						  name, sec->size);
+			if (!sec || !sec->loaded || !sec->size)
 				return errbuf_set(ld->eb, -ENOENT,
 						  "BTF section %s: cannot find its size", name);
 			t->size = (uint32_t)sec->size;
