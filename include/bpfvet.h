@@ -165,7 +165,18 @@ void bpfvet_program__free(struct bpfvet_program *prog);
 /*
  * Writes the kernel verifier's text for instruction `idx` (without the
  * "idx: " prefix), e.g. "(b7) r0 = 0". Returns the number of instruction
- * slots consumed (2 for LD_IMM64) or a negative errno.
+ * slots consumed (2 for LD_IMM64) or a negative errno: -EINVAL when idx is
+ * out of range, is the second slot of an LD_IMM64 or is an LD_IMM64 with no
+ * second slot; -ENOSPC when the text does not fit (buf then holds as much
+ * as fits, NUL-terminated). 128 bytes always suffice except for calls of
+ * kfuncs with very long names.
+ *
+ * The text equals the Linux 6.18 verifier's byte for byte, except that
+ * LD_IMM64 of a map or map value prints a synthetic address instead of the
+ * kernel's (0xffff888100000000 + map_index * 0x100000, plus 0x1000 + offset
+ * for a value), LD_IMM64 of a ksym prints 0xffffffff82000000 +
+ * extern_index * 0x1000, and a kfunc call prints the object's BTF id of the
+ * extern after '#' where the kernel prints the vmlinux BTF id.
  */
 int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,
 			   char *buf, size_t buf_sz);
