@@ -42,6 +42,26 @@ static int check_header(Elf *elf, struct errbuf *eb)
 	return 0;
 }
 
+/* libelf quietly reports zero sections when the header table is cut off:
+ * say what is wrong instead. */
+static int check_shdrs(Elf *elf, size_t size, size_t cnt, struct errbuf *eb)
+{
+	Elf64_Ehdr *eh = elf64_getehdr(elf);
+	size_t want = eh && eh->e_shnum ? eh->e_shnum : cnt;
+
+	if (!eh || eh->e_shoff == 0 || want == 0)
+		return errbuf_set(eb, -EINVAL, "no section headers");
+	if (eh->e_shentsize != sizeof(Elf64_Shdr))
+		return errbuf_set(eb, -EINVAL, "section header size %u, want %zu",
+				  eh->e_shentsize, sizeof(Elf64_Shdr));
+	if (eh->e_shoff > size || want > (size - eh->e_shoff) / sizeof(Elf64_Shdr))
+		return errbuf_set(eb, -EINVAL,
+				  "section headers lie outside the file (truncated?)");
+	if (cnt == 0)
+		return errbuf_set(eb, -EINVAL, "no section headers");
+	return 0;
+}
+
 static int read_sec(struct elf_file *ef, Elf_Scn *scn, size_t shstrndx,
 		    struct errbuf *eb)
 {
@@ -131,9 +151,12 @@ int elf_file_open(struct elf_file *ef, const void *buf, size_t size,
 	err = check_header(ef->elf, eb);
 	if (err)
 		return err;
-	if (elf_getshdrnum(ef->elf, &ef->sec_cnt) || ef->sec_cnt == 0)
+	if (elf_getshdrnum(ef->elf, &ef->sec_cnt))
 		return errbuf_set(eb, -EINVAL, "cannot read the section count: %s",
 				  elf_errmsg(-1));
+	err = check_shdrs(ef->elf, size, ef->sec_cnt, eb);
+	if (err)
+		return err;
 	if (elf_getshdrstrndx(ef->elf, &shstrndx) || shstrndx == 0 ||
 	    shstrndx >= ef->sec_cnt)
 		return errbuf_set(eb, -EINVAL, "bad section name table index");
