@@ -429,30 +429,34 @@ static void test_map_relocs(struct test_ctx *t)
 
 static void test_legacy_maps(struct test_ctx *t)
 {
+	/* Symbol-table order: the static (local) map comes first. */
 	static const struct want_map want[] = {
+		{ "st_map", BPF_MAP_TYPE_ARRAY, 4, 2, 3, 0, BPFVET_MAP_LEGACY, NULL },
 		{ "counters", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 256, 0, BPFVET_MAP_LEGACY, NULL },
 		{ "flows", BPF_MAP_TYPE_LRU_HASH, 16, 32, 4096, BPF_F_NO_COMMON_LRU, BPFVET_MAP_LEGACY,
 		  NULL },
 		{ "s_outer", BPF_MAP_TYPE_HASH_OF_MAPS, 4, 4, 8, 0, BPFVET_MAP_LEGACY, "s_inner" },
 		{ "s_inner", BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, BPFVET_MAP_LEGACY, NULL },
 	};
-	static const struct ld lds[] = { { 1, 0, 0 }, { 1, 1, 0 }, { 1, 2, 0 } };
+	/* counters, flows, st_map (through the section symbol), s_outer. */
+	static const struct ld lds[] = { { 1, 1, 0 }, { 1, 2, 0 }, { 1, 0, 0 }, { 1, 3, 0 } };
 	struct bpfvet_object *obj = lu_open(t, "loader_legacy", NULL);
 	struct bpfvet_program *p;
 
 	if (!obj)
 		return;
 	check_maps(t, obj, want, sizeof(want) / sizeof(want[0]));
-	if (bpfvet_object__map_cnt(obj) == 4) {
-		CHECK_INT(t, obj->maps[0].sec_off, 0);
-		CHECK_INT(t, obj->maps[1].sec_off, 20);
-		CHECK_INT(t, obj->maps[2].sec_off, 0);
-		CHECK_INT(t, obj->maps[3].sec_off, 28);
-		CHECK(t, obj->maps[0].sec_idx != obj->maps[2].sec_idx);
+	if (bpfvet_object__map_cnt(obj) == 5) {
+		CHECK_INT(t, obj->maps[0].sec_off, 40);
+		CHECK_INT(t, obj->maps[1].sec_off, 0);
+		CHECK_INT(t, obj->maps[2].sec_off, 20);
+		CHECK_INT(t, obj->maps[3].sec_off, 0);
+		CHECK_INT(t, obj->maps[4].sec_off, 28);
+		CHECK(t, obj->maps[1].sec_idx != obj->maps[3].sec_idx);
 	}
 	p = lu_prog(t, obj, "legacy_prog");
 	if (p)
-		check_lds(t, p, lds, 3);
+		check_lds(t, p, lds, 4);
 	bpfvet_object__close(obj);
 }
 
