@@ -735,6 +735,86 @@ static void test_btf_ext(struct test_ctx *t)
 	bpfvet_object__close(obj);
 }
 
+
+struct want_core {
+	uint32_t insn;
+	const char *access;
+};
+
+static void check_core(struct test_ctx *t, const struct bpfvet_object *obj,
+		       const struct bpfvet_program *p, const struct want_core *w, size_t n)
+{
+	size_t i;
+
+	CHECK_INT(t, p->core_relo_cnt, n);
+	for (i = 0; i < n && i < p->core_relo_cnt; i++) {
+		const struct bpfvet_core_relo *r = &p->core_relos[i];
+		const struct btf_type *bt = btf__type_by_id(obj->btf, r->type_id);
+		const char *acc = btf__name_by_offset(obj->btf, r->access_str_off);
+
+		CHECK_MSG(t, r->insn_off == w[i].insn && r->kind == 0 /* FIELD_BYTE_OFFSET */ &&
+			  acc && !strcmp(acc, w[i].access),
+			  "%s: CO-RE %zu at %u kind %u access %s", p->name, i, r->insn_off, r->kind,
+			  acc ? acc : "?");
+		CHECK(t, bt && btf_is_struct(bt) &&
+			 !strcmp(btf__name_by_offset(obj->btf, bt->name_off), "task_like"));
+	}
+}
+
+/* CO-RE records follow their function: read_flags's lands at 5 in one
+ * program and at 7 in the other. */
+static void test_core_relos(struct test_ctx *t)
+{
+	static const struct want_core a[] = { { 0, "0:1" }, { 5, "0:2" } };
+	static const struct want_core b[] = { { 0, "0:0" }, { 1, "0:1" }, { 7, "0:2" } };
+	struct bpfvet_object *obj = lu_open(t, "loader_core", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	p = lu_prog(t, obj, "core_a");
+	if (p) {
+		check_core(t, obj, p, a, 2);
+		CHECK_INT(t, p->line_info_cnt, 6);
+	}
+	p = lu_prog(t, obj, "core_b");
+	if (p) {
+		check_core(t, obj, p, b, 3);
+		CHECK_INT(t, p->line_info_cnt, 8);
+	}
+	bpfvet_object__close(obj);
+}
+
+/* Without any SEC(), .text's global functions are the programs. */
+static void test_text_only(struct test_ctx *t)
+{
+	static const struct want_sub first[] = {
+		{ "first", 0, 3, true }, { "twice", 3, 3, false },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_textonly", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	CHECK_INT(t, bpfvet_object__prog_cnt(obj), 2);
+	p = lu_prog(t, obj, "first");
+	if (p) {
+		CHECK(t, !p->type_known);
+		CHECK_STR(t, p->sec_name, ".text");
+		check_subprogs(t, p, first, 2);
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_CALL && p->insns[1].imm == 1);
+	}
+	p = lu_prog(t, obj, "second");
+	if (p)
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_CALL && p->insns[1].imm == 2);
+	bpfvet_object__close(obj);
+	obj = lu_open(t, "loader_textonly", "sched_cls");
+	if (obj) {
+		CHECK_INT(t, lu_prog(t, obj, "second")->type, BPF_PROG_TYPE_SCHED_CLS);
+		bpfvet_object__close(obj);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Opening errors                                                      */
 /* ------------------------------------------------------------------ */
@@ -800,7 +880,7 @@ static void test_open_mem_name(struct test_ctx *t)
 
 static const char *const all_objs[] = {
 	"loader_sections", "loader_maps", "loader_relocs", "loader_legacy",
-	"loader_iproute2",
+	"loader_iproute2", "loader_core", "loader_textonly",
 };
 
 struct img {
@@ -1053,6 +1133,61 @@ static void test_crafted_sections(struct test_ctx *t)
 	CHECK(t, idx != 0);
 }
 
+static Elf64_Sym *sym_by_name(struct img *im, const char *name)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im->buf;
+	size_t i, j;
+
+	for (i = 1; i < eh->e_shnum; i++) {
+		Elf64_Shdr *sh = shdr(im, i);
+		const char *str;
+		Elf64_Sym *syms;
+
+		if (sh->sh_type != SHT_SYMTAB)
+			continue;
+		syms = (Elf64_Sym *)(im->buf + sh->sh_offset);
+		str = (const char *)im->buf + shdr(im, sh->sh_link)->sh_offset;
+		for (j = 0; j < sh->sh_size / sizeof(Elf64_Sym); j++)
+			if (!strcmp(str + syms[j].st_name, name))
+				return &syms[j];
+	}
+	return NULL;
+}
+
+static void test_crafted_functions(struct test_ctx *t)
+{
+	struct img im;
+	Elf64_Sym *sym;
+
+	if (!img_load(t, "loader_sections", &im))
+		return;
+	sym = sym_by_name(&im, "p_socket");
+	CHECK(t, sym != NULL);
+	if (sym) {
+		unsigned char keep = sym->st_info;
+
+		/* libbpf refuses static programs outside .text. */
+		sym->st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
+		expect_error(t, &im, "static program", -EOPNOTSUPP,
+			     "section socket: program p_socket is static");
+		sym->st_info = keep;
+	}
+	sym = sym_by_name(&im, "xdp_a");
+	CHECK(t, sym != NULL);
+	if (sym) {
+		sym->st_size = 24;	/* runs into xdp_b */
+		expect_error(t, &im, "overlap", -EINVAL, "section xdp: functions xdp_a and xdp_b overlap");
+		sym->st_size = 12;
+		expect_error(t, &im, "odd function", -EINVAL,
+			     "section xdp: function xdp_a has bad offset 0 or size 12");
+		sym->st_size = 16;
+		sym->st_value = 48;	/* past the 48-byte section */
+		expect_error(t, &im, "function past the end", -EINVAL,
+			     "function xdp_a at offset 48 crosses the section end");
+	}
+	free(im.buf);
+}
+
 static void test_crafted_legacy(struct test_ctx *t)
 {
 	struct img im;
@@ -1099,6 +1234,8 @@ int main(void)
 	RUN(&t, test_externs);
 	RUN(&t, test_btf_fixups);
 	RUN(&t, test_btf_ext);
+	RUN(&t, test_core_relos);
+	RUN(&t, test_text_only);
 	RUN(&t, test_open_errors);
 	RUN(&t, test_open_mem_name);
 	RUN(&t, test_truncated);
@@ -1107,5 +1244,6 @@ int main(void)
 	RUN(&t, test_crafted_relocs);
 	RUN(&t, test_crafted_sections);
 	RUN(&t, test_crafted_legacy);
+	RUN(&t, test_crafted_functions);
 	return test_finish(&t);
 }

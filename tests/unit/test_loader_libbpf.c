@@ -141,7 +141,8 @@ static void check_object(struct test_ctx *t, const char *name, struct tally *tl)
 int main(void)
 {
 	static const char *const objs[] = {
-		"loader_maps", "loader_relocs", "loader_sections",
+		"loader_maps", "loader_relocs", "loader_sections", "loader_core",
+		"loader_textonly",
 	};
 	struct test_ctx t = { 0 };
 	struct tally tl = { 0 };
