@@ -413,7 +413,7 @@ static void fill_from_def(struct bpfvet_map *m, const struct btf_def *d)
 	m->value_size = d->value_size;
 	m->max_entries = d->max_entries;
 	m->flags = d->flags;
-	m->map_extra = (uint32_t)d->map_extra;
+	m->map_extra = d->map_extra;
 	m->numa_node = d->numa_node;
 	m->pinning = d->pinning;
 	m->btf_key_type_id = d->key_type_id;

@@ -29,7 +29,8 @@ static void dump_usage(FILE *f)
 	fprintf(f,
 		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE]\n"
 		"  -p GLOB   only programs whose name or section matches GLOB\n"
-		"  -t TYPE   program type for every program (xdp, sched_cls, ...)\n");
+		"  -t TYPE   program type for every program (xdp, sched_cls, ...);\n"
+		"            objects without SEC() then get their .text functions\n");
 }
 
 /* libbpf's BTF parser prints its own warnings; our messages suffice. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* No SEC() at all: everything lands in .text. The global functions become
- * the programs (their type unknown unless given), the static one stays a
- * subprogram. */
+/* No SEC() at all: everything lands in .text. libbpf finds no program;
+ * given a program type, bpfvet makes the global functions programs and
+ * keeps the static one a subprogram. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
