@@ -184,6 +184,84 @@ void bpfvet_program__free(struct bpfvet_program *prog);
 int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,
 			   char *buf, size_t buf_sz);
 
+/* ------------------------------------------------------------------ */
+/* Verification                                                        */
+/* ------------------------------------------------------------------ */
+
+enum bpfvet_verdict {
+	BPFVET_ACCEPTED = 0,
+	BPFVET_REJECTED = 1,
+	/* The program uses something bpfvet does not model yet; `error`
+	 * names it. Never counted as an acceptance or a rejection. */
+	BPFVET_UNSUPPORTED = 2,
+};
+
+/* Log levels, as the kernel's log_level bits. */
+#define BPFVET_LOG_LEVEL1	1u	/* the failing path */
+#define BPFVET_LOG_LEVEL2	2u	/* every path, with states */
+#define BPFVET_LOG_STATS	4u	/* verification time and stack depth */
+
+/* Capabilities the program is loaded with (all of them by default). */
+#define BPFVET_CAP_NET_ADMIN	(1u << 0)
+#define BPFVET_CAP_SYS_ADMIN	(1u << 1)
+#define BPFVET_CAP_PERFMON	(1u << 2)
+#define BPFVET_CAP_BPF		(1u << 3)
+
+/*
+ * Pruning techniques that can be switched off one by one (opts.disable).
+ * None changes a verdict, except by hitting the complexity limit.
+ */
+#define BPFVET_NO_PRUNE		(1ull << 0)	/* never compare states */
+#define BPFVET_NO_LIVENESS	(1ull << 1)	/* every register live */
+#define BPFVET_NO_STACK_LIVENESS (1ull << 2)	/* every stack slot live */
+#define BPFVET_NO_PRECISION	(1ull << 3)	/* every scalar precise */
+#define BPFVET_NO_WIDEN		(1ull << 4)	/* no widening in loops */
+#define BPFVET_NO_EVICT		(1ull << 5)	/* keep every checkpoint */
+#define BPFVET_CHECKPOINT_EVERY	(1ull << 6)	/* checkpoint at every prune point */
+
+typedef void (*bpfvet_log_fn)(void *ctx, const char *text, size_t len);
+
+struct bpfvet_verify_opts {
+	size_t sz;
+	uint32_t log_level;
+	/* Receives the kernel-format log as it is produced. */
+	bpfvet_log_fn log_fn;
+	void *log_ctx;
+	/* BPF_F_* load flags, added to those the section name implies. */
+	uint32_t prog_flags;
+	/* BPFVET_CAP_* bits to drop; 0 verifies as root. */
+	uint32_t drop_caps;
+	/* BPFVET_NO_* switches of individual pruning techniques. */
+	uint64_t disable;
+};
+#define bpfvet_verify_opts__last_field disable
+
+struct bpfvet_result {
+	size_t sz;
+	enum bpfvet_verdict verdict;
+	int err;			/* the kernel's errno, negative; 0 if accepted */
+	char error[256];		/* the message that explains a rejection */
+	uint64_t insns_processed;
+	uint64_t total_states;
+	uint64_t peak_states;
+	uint64_t max_states_per_insn;
+	uint64_t mark_read;		/* always 0, as in Linux 6.18 */
+	uint64_t duration_ns;		/* the verifier proper, loading excluded */
+	uint32_t subprog_cnt;
+	uint32_t stack_depth[256];	/* bytes, per subprogram */
+};
+#define bpfvet_result__last_field stack_depth
+
+/*
+ * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a
+ * verdict was reached (accepted, rejected or unsupported: see res), or a
+ * negative errno when verification could not run (bad arguments, no
+ * memory).
+ */
+int bpfvet_program__verify(const struct bpfvet_program *prog,
+			   const struct bpfvet_verify_opts *opts,
+			   struct bpfvet_result *res);
+
 #ifdef __cplusplus
 }
 #endif

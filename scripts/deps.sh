@@ -4,9 +4,11 @@
 # Usage: scripts/deps.sh [--check]   (--check: only report, exit 1 if missing)
 set -eu
 
+# libxdp1, xdp-tools and libbpf-tools ship the real-world BPF objects that
+# scripts/collect-realworld.sh gathers.
 PKGS="make libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev
 clang-19 llvm-19 lld-19 libclang-rt-19-dev bpftool linux-source-6.12
-xz-utils valgrind gnuplot-nox python3"
+xz-utils valgrind gnuplot-nox python3 libxdp1 xdp-tools libbpf-tools"
 
 missing=""
 for p in $PKGS; do

@@ -28,6 +28,12 @@ void bounds_unknown(struct bounds *b);
 void bounds_const(struct bounds *b, uint64_t v);
 /* Unknown 64-bit value whose low 32 bits are the constant v. */
 void bounds_const_subreg(struct bounds *b, uint32_t v);
+/* Low 32 bits become the constant v; 64-bit ranges untouched, no sync
+ * (the kernel's __mark_reg32_known). */
+void bounds_mark_const32(struct bounds *b, uint32_t v);
+/* All eight ranges reset to "anything", var_off kept (the kernel's
+ * __mark_reg_unbounded, e.g. after an invariant violation). */
+void bounds_mark_unbounded(struct bounds *b);
 
 /* Predicates. */
 bool bounds_is_const(const struct bounds *b);
@@ -45,14 +51,28 @@ void bounds_sync(struct bounds *b);
  * "REG INVARIANTS VIOLATION" style into msg and returns -1.
  */
 int bounds_check(const struct bounds *b, char *msg, size_t sz);
+/*
+ * Same check; msg receives the whole line as Linux 6.18 logs it, e.g.
+ * "verifier bug: REG INVARIANTS VIOLATION (alu): range bounds violation
+ * u64=[0x2, 0x1] s64=[..] u32=[..] s32=[..] var_off=(0x0, 0x1)". ctx is the
+ * kernel's context word: "alu", "true_reg1", "true_reg2", "false_reg1",
+ * "false_reg2". bounds_check() writes the part after "(<ctx>): ".
+ */
+int bounds_check_ctx(const struct bounds *b, const char *ctx, char *msg,
+		     size_t sz);
 
-/* Zero-extend the 32-bit views into the 64-bit ones (after ALU32 ops). */
+/* Zero-extend the 32-bit views into the 64-bit ones, then sync (what the
+ * kernel does after `w1 = w2`). */
 void bounds_zext32(struct bounds *b);
-/* Narrow to the low `size` bytes, zero-extended (narrow loads, casts). */
+/* Narrow to the low `size` bytes, zero-extended, then sync (narrow loads,
+ * le16/le32; the kernel's coerce_reg_to_size). size 8 is a no-op. */
 void bounds_truncate(struct bounds *b, int size);
-/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). */
+/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). The
+ * result is in the kernel's form: synced where the kernel syncs, already
+ * consistent elsewhere. */
 void bounds_sext(struct bounds *b, int size);
-/* Sign-extend from `size` bytes to 32 bits, high 32 zero (movsx32). */
+/* Sign-extend from `size` (1, 2) bytes to 32 bits, then zero-extend into
+ * 64 and sync (movsx32 `w1 = (s8)w2`, complete). */
 void bounds_sext32(struct bounds *b, int size);
 
 /*
@@ -60,13 +80,35 @@ void bounds_sext32(struct bounds *b, int size);
  * (BPF_ADD ... BPF_ARSH, BPF_MOV excluded, BPF_NEG and BPF_END handled
  * by their own functions). `alu32` selects the 32-bit class, `off` is the
  * instruction's off field (1 selects sdiv/smod). The result is what the
- * kernel computes, including its rules for division by zero and for
- * shifts at or beyond the width.
+ * kernel computes, including where it gives up: shifts by a non-constant
+ * amount or by the width or more, and all of DIV and MOD, yield a fully
+ * unknown value.
+ *
+ * For the immediate form pass bounds_const((uint64_t)(int64_t)imm): the
+ * kernel sign-extends imm to 64 bits for ALU and ALU64 alike. For the
+ * register form pass the source register's bounds (even for ALU32: the
+ * kernel checks a 32-bit shift amount against the full 64-bit umax). DIV
+ * and MOD (signed or not, any width) give a completely unknown 64-bit
+ * value in 6.18, with no zero extension; `off` only matters for them.
+ * dst may alias src.
  */
 void scalar_alu(struct bounds *dst, const struct bounds *src, uint8_t op,
 		bool alu32, int16_t off);
+/*
+ * The kernel's maybe_fork_scalars: before AND/OR with a 64-bit constant
+ * source, a destination whose range is exactly [-1, 0] (64-bit, else
+ * 32-bit) is split. Returns true when a split happens: *zero receives the
+ * destination as 0 (the state the verifier pushes, to re-run the same
+ * instruction later) and *dst becomes -1 (the path that continues). Call
+ * it before scalar_alu().
+ */
+bool scalar_alu_fork(struct bounds *dst, const struct bounds *src,
+		     uint8_t op, struct bounds *zero);
+/* dst = -dst: 0 - dst with SUB's range rules, then zext for ALU32. */
 void scalar_neg(struct bounds *dst, bool alu32);
-/* BPF_END / bswap: `to_be` for be16/32/64 on ALU, `bswap` for ALU64. */
+/* BPF_END / bswap: `to_be` for be16/32/64 on ALU, `bswap` for ALU64.
+ * le16/le32 truncate (coerce to size), le64 changes nothing, be and bswap
+ * swap the tnum's bytes and rebuild every range from it. */
 void scalar_end(struct bounds *dst, int bits, bool to_be, bool bswap);
 
 /*
@@ -76,7 +118,16 @@ void scalar_end(struct bounds *dst, int bits, bool to_be, bool bswap);
  */
 int scalar_branch_taken(const struct bounds *a, const struct bounds *b,
 			uint8_t op, bool is32);
-/* Narrow a and b given that `a OP b` holds. */
+/*
+ * Narrow a and b given that `a OP b` holds, then sync both (the kernel's
+ * regs_refine_cond_op + reg_bounds_sync on each). For an immediate pass a
+ * constant made with bounds_const((uint64_t)(int64_t)imm). If both
+ * operands are the same register pass the same pointer twice: the kernel
+ * refines through aliased pointers (`if r1 > r1` narrows r1 on the taken
+ * edge to [1, U64_MAX-1]). The verifier calls this once per edge with
+ * `op` and jmp_op_negate(op), each on its own copy of the registers:
+ * first the fall-through edge, then the taken edge.
+ */
 void scalar_branch_refine(struct bounds *a, struct bounds *b, uint8_t op,
 			  bool is32);
 /* Condition that holds on the other edge (JEQ -> JNE, JGT -> JLE, ...).
@@ -96,5 +147,8 @@ uint8_t jmp_op_swap(uint8_t op);
  */
 int bounds_print(char *buf, size_t sz, const struct bounds *b);
 int scalar_print_const(char *buf, size_t sz, uint64_t v);
+/* A scalar without id or precision mark: the constant, or
+ * "scalar(<bounds_print>)". */
+int scalar_print(char *buf, size_t sz, const struct bounds *b);
 
 #endif

@@ -49,6 +49,15 @@ struct tnum tnum_subreg(struct tnum a);
 struct tnum tnum_clear_subreg(struct tnum a);
 struct tnum tnum_with_subreg(struct tnum reg, struct tnum subreg);
 struct tnum tnum_const_subreg(struct tnum a, uint32_t value);
+/* Is v a member of a? */
+bool tnum_contains(struct tnum a, uint64_t v);
+/*
+ * Smallest member of a greater than z; a's largest member when z is at or
+ * above it, a's smallest when z is below it (the kernel's tnum_step).
+ */
+uint64_t tnum_step(struct tnum a, uint64_t z);
+/* Byte swap of the low `bits` (16, 32, 64) bits, zero-extended. */
+struct tnum tnum_bswap(struct tnum a, int bits);
 /* "(0x..; 0x..)" as the kernel prints var_off. Returns snprintf's result. */
 int tnum_print(char *buf, size_t sz, struct tnum a);
 

@@ -109,6 +109,9 @@
 /* Registers. */
 #define BPF_REG_0	0
 #define BPF_REG_1	1
+#define BPF_REG_2	2
+#define BPF_REG_3	3
+#define BPF_REG_4	4
 #define BPF_REG_5	5
 #define BPF_REG_6	6
 #define BPF_REG_9	9

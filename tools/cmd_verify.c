@@ -1,12 +1,482 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bpfvet [verify] OBJ.o... : verify every program and report one row per
+ * program, veristat-style (table, csv or json). Exit 0 when all programs
+ * are accepted, 1 when any is rejected, 2 on usage or load errors.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <bpf/libbpf.h>
+
+#include "bpfvet.h"
 #include "cli.h"
+
+enum field {
+	F_FILE, F_PROG, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
+	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_ERROR, F_MAX,
+};
+
+/* csv name (veristat's), accepted aliases, table header. */
+static const struct {
+	const char *csv;
+	const char *alias;
+	const char *header;
+} fields[F_MAX] = {
+	[F_FILE] = { "file_name", "file", "File" },
+	[F_PROG] = { "prog_name", "prog", "Program" },
+	[F_TYPE] = { "prog_type", "type", "Type" },
+	[F_VERDICT] = { "verdict", "verdict", "Verdict" },
+	[F_DURATION] = { "duration", "duration", "Duration (us)" },
+	[F_INSNS] = { "total_insns", "insns", "Insns" },
+	[F_STATES] = { "total_states", "states", "States" },
+	[F_PEAK] = { "peak_states", "peak", "Peak states" },
+	[F_MAX_PER_INSN] = { "max_states_per_insn", "max_states", "Max states per insn" },
+	[F_MARK_READ] = { "mark_read", "mark_read", "Mark read" },
+	[F_ERROR] = { "error", "error", "Error" },
+};
+
+enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+struct row {
+	char *file;
+	char *prog;
+	const char *type;
+	struct bpfvet_result res;
+};
+
+struct verify_args {
+	const char **paths;
+	int path_cnt;
+	const char *glob;
+	const char *type;
+	uint32_t log_level;
+	uint32_t prog_flags;
+	uint32_t drop_caps;
+	enum out_fmt fmt;
+	bool sel[F_MAX];
+	bool quiet;
+};
+
+struct rows {
+	struct row *v;
+	size_t cnt, cap;
+};
+
+static void verify_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfvet [verify] OBJ.o... [options]\n"
+		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"  -t TYPE        program type for every program (xdp, sched_cls, ...)\n"
+		"  -l LEVEL       print the verifier log (1: failing path, 2: all, |4: stats)\n"
+		"  -o FMT         output: table (default), csv or json\n"
+		"  -e FIELDS      comma-separated fields: file_name, prog_name, prog_type,\n"
+		"                 verdict, duration, total_insns, total_states, peak_states,\n"
+		"                 max_states_per_insn, mark_read, error\n"
+		"  -f FLAGS       BPF_F_* program load flags (number)\n"
+		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
+		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
+		"  -q             no table, only the exit status\n"
+		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n");
+}
+
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int parse_fields(const char *list, bool *sel)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	memset(sel, 0, sizeof(bool) * F_MAX);
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int f;
+
+		for (f = 0; f < F_MAX; f++)
+			if (!strcmp(tok, fields[f].csv) || !strcmp(tok, fields[f].alias))
+				break;
+		if (f == F_MAX) {
+			fprintf(stderr, "bpfvet: unknown field '%s'\n", tok);
+			err = -EINVAL;
+			break;
+		}
+		sel[f] = true;
+	}
+	free(copy);
+	return err;
+}
+
+static void default_fields(bool *sel)
+{
+	static const enum field def[] = {
+		F_FILE, F_PROG, F_VERDICT, F_DURATION, F_INSNS, F_STATES, F_PEAK,
+	};
+
+	memset(sel, 0, sizeof(bool) * F_MAX);
+	for (size_t i = 0; i < sizeof(def) / sizeof(def[0]); i++)
+		sel[def[i]] = true;
+}
+
+static const char *opt_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "bpfvet: option %s needs a value\n", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
+{
+	const char *s = argv[*i], *v;
+
+	if (!strcmp(s, "--unpriv")) {
+		a->drop_caps = BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN |
+			       BPFVET_CAP_SYS_ADMIN;
+		return 0;
+	}
+	if (!strcmp(s, "--test-caps")) {
+		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
+		return 0;
+	}
+	if (!strcmp(s, "-q")) {
+		a->quiet = true;
+		return 0;
+	}
+	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-l") && strcmp(s, "-o") &&
+	    strcmp(s, "-e") && strcmp(s, "-f")) {
+		fprintf(stderr, "bpfvet: bad option '%s'\n", s);
+		return -EINVAL;
+	}
+	v = opt_value(argc, argv, i);
+	if (!v)
+		return -EINVAL;
+	switch (s[1]) {
+	case 'p': a->glob = v; return 0;
+	case 't': a->type = v; return 0;
+	case 'l': a->log_level = (uint32_t)strtoul(v, NULL, 0); return 0;
+	case 'f': a->prog_flags = (uint32_t)strtoul(v, NULL, 0); return 0;
+	case 'e': return parse_fields(v, a->sel);
+	default: break;
+	}
+	if (!strcmp(v, "table"))
+		a->fmt = OUT_TABLE;
+	else if (!strcmp(v, "csv"))
+		a->fmt = OUT_CSV;
+	else if (!strcmp(v, "json"))
+		a->fmt = OUT_JSON;
+	else {
+		fprintf(stderr, "bpfvet: unknown output format '%s'\n", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct verify_args *a)
+{
+	default_fields(a->sel);
+	a->paths = calloc((size_t)argc, sizeof(*a->paths));
+	if (!a->paths)
+		return -ENOMEM;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			verify_usage(stdout);
+			return 1;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (parse_option(argc, argv, &i, a))
+				return -EINVAL;
+			continue;
+		}
+		a->paths[a->path_cnt++] = argv[i];
+	}
+	if (!a->path_cnt) {
+		verify_usage(stderr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void write_log(void *ctx, const char *text, size_t len)
+{
+	(void)ctx;
+	fwrite(text, 1, len, stdout);
+}
+
+static struct row *rows_add(struct rows *r)
+{
+	if (r->cnt == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct row *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		r->v = v;
+		r->cap = cap;
+	}
+	memset(&r->v[r->cnt], 0, sizeof(r->v[0]));
+	return &r->v[r->cnt++];
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static int verify_prog(const struct verify_args *a, const char *path,
+		       const struct bpfvet_program *prog, struct rows *rows)
+{
+	struct bpfvet_verify_opts opts = {
+		.sz = sizeof(opts),
+		.log_level = a->log_level,
+		.log_fn = write_log,
+		.prog_flags = a->prog_flags,
+		.drop_caps = a->drop_caps,
+	};
+	struct row *row = rows_add(rows);
+	int err;
+
+	if (!row)
+		return -ENOMEM;
+	row->file = strdup(base_name(path));
+	row->prog = strdup(bpfvet_program__name(prog));
+	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
+	row->res.sz = sizeof(row->res);
+	if (!row->file || !row->prog)
+		return -ENOMEM;
+	if (a->log_level)
+		printf("Log for %s/%s:\n", row->file, row->prog);
+	err = bpfvet_program__verify(prog, &opts, &row->res);
+	if (err)
+		fprintf(stderr, "bpfvet: %s/%s: verification failed to run: %s\n",
+			row->file, row->prog, strerror(-err));
+	return err;
+}
+
+static int verify_object(const struct verify_args *a, const char *path, struct rows *rows)
+{
+	char errbuf[256] = "";
+	struct bpfvet_open_opts oo = {
+		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
+		.errbuf_sz = sizeof(errbuf),
+	};
+	struct bpfvet_object *obj;
+	int err;
+
+	err = bpfvet_object__open(path, &oo, &obj);
+	if (err) {
+		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
+		return err;
+	}
+	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
+		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+
+		if (a->glob && fnmatch(a->glob, bpfvet_program__name(p), 0) &&
+		    fnmatch(a->glob, bpfvet_program__section(p), 0))
+			continue;
+		err = verify_prog(a, path, p, rows);
+		if (err)
+			break;
+	}
+	bpfvet_object__close(obj);
+	return err;
+}
+
+static const char *verdict_str(enum bpfvet_verdict v)
+{
+	return v == BPFVET_ACCEPTED ? "success" : v == BPFVET_REJECTED ? "failure" :
+	       "unsupported";
+}
+
+static void cell(const struct row *r, enum field f, char *buf, size_t sz)
+{
+	const struct bpfvet_result *s = &r->res;
+
+	switch (f) {
+	case F_FILE: snprintf(buf, sz, "%s", r->file); break;
+	case F_PROG: snprintf(buf, sz, "%s", r->prog); break;
+	case F_TYPE: snprintf(buf, sz, "%s", r->type ? r->type : "unknown"); break;
+	case F_VERDICT: snprintf(buf, sz, "%s", verdict_str(s->verdict)); break;
+	case F_DURATION: snprintf(buf, sz, "%llu", (unsigned long long)(s->duration_ns / 1000)); break;
+	case F_INSNS: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_processed); break;
+	case F_STATES: snprintf(buf, sz, "%llu", (unsigned long long)s->total_states); break;
+	case F_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)s->peak_states); break;
+	case F_MAX_PER_INSN: snprintf(buf, sz, "%llu", (unsigned long long)s->max_states_per_insn); break;
+	case F_MARK_READ: snprintf(buf, sz, "%llu", (unsigned long long)s->mark_read); break;
+	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
+	default: buf[0] = 0;
+	}
+}
+
+static bool is_numeric(enum field f)
+{
+	return f >= F_DURATION && f <= F_MARK_READ;
+}
+
+static void print_table(const struct verify_args *a, const struct rows *rows)
+{
+	size_t width[F_MAX] = { 0 };
+	char buf[512];
+	int f;
+
+	for (f = 0; f < F_MAX; f++) {
+		if (!a->sel[f])
+			continue;
+		width[f] = strlen(fields[f].header);
+		for (size_t i = 0; i < rows->cnt; i++) {
+			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			if (strlen(buf) > width[f])
+				width[f] = strlen(buf);
+		}
+	}
+	for (f = 0; f < F_MAX; f++)
+		if (a->sel[f])
+			printf("%-*s  ", (int)width[f], fields[f].header);
+	printf("\n");
+	for (f = 0; f < F_MAX; f++)
+		if (a->sel[f])
+			printf("%.*s  ", (int)width[f],
+			       "--------------------------------------------------------------------------------------------------------------------------------");
+	printf("\n");
+	for (size_t i = 0; i < rows->cnt; i++) {
+		for (f = 0; f < F_MAX; f++) {
+			if (!a->sel[f])
+				continue;
+			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			printf(is_numeric((enum field)f) ? "%*s  " : "%-*s  ", (int)width[f], buf);
+		}
+		printf("\n");
+	}
+}
+
+static void print_csv_value(const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_csv(const struct verify_args *a, const struct rows *rows)
+{
+	char buf[512];
+	bool first = true;
+
+	for (int f = 0; f < F_MAX; f++) {
+		if (!a->sel[f])
+			continue;
+		printf("%s%s", first ? "" : ",", fields[f].csv);
+		first = false;
+	}
+	printf("\n");
+	for (size_t i = 0; i < rows->cnt; i++) {
+		first = true;
+		for (int f = 0; f < F_MAX; f++) {
+			if (!a->sel[f])
+				continue;
+			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			if (!first)
+				putchar(',');
+			print_csv_value(buf);
+			first = false;
+		}
+		printf("\n");
+	}
+}
+
+static void print_json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct verify_args *a, const struct rows *rows)
+{
+	char buf[512];
+
+	printf("[");
+	for (size_t i = 0; i < rows->cnt; i++) {
+		bool first = true;
+
+		printf("%s\n  {", i ? "," : "");
+		for (int f = 0; f < F_MAX; f++) {
+			if (!a->sel[f])
+				continue;
+			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			printf("%s\"%s\": ", first ? "" : ", ", fields[f].csv);
+			if (is_numeric((enum field)f))
+				printf("%s", buf);
+			else
+				print_json_string(buf);
+			first = false;
+		}
+		printf("}");
+	}
+	printf("\n]\n");
+}
 
 int cmd_verify(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "bpfvet verify: verification is not implemented yet\n");
-	return EXIT_USAGE;
+	struct verify_args a = { 0 };
+	struct rows rows = { 0 };
+	int err = 0, status = EXIT_ACCEPTED, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		free(a.paths);
+		return rc > 0 ? 0 : EXIT_USAGE;
+	}
+	libbpf_set_print(quiet_libbpf);
+	for (int i = 0; i < a.path_cnt; i++) {
+		rc = verify_object(&a, a.paths[i], &rows);
+		if (rc)
+			err = rc;
+	}
+	for (size_t i = 0; i < rows.cnt; i++)
+		if (rows.v[i].res.verdict != BPFVET_ACCEPTED)
+			status = EXIT_REJECTED;
+	if (!a.quiet) {
+		if (a.fmt == OUT_CSV)
+			print_csv(&a, &rows);
+		else if (a.fmt == OUT_JSON)
+			print_json(&a, &rows);
+		else
+			print_table(&a, &rows);
+	}
+	for (size_t i = 0; i < rows.cnt; i++) {
+		free(rows.v[i].file);
+		free(rows.v[i].prog);
+	}
+	free(rows.v);
+	free(a.paths);
+	return err ? EXIT_USAGE : status;
 }

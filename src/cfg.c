@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Static checks before the walk, in the kernel's order: subprogram
+ * discovery, jump ranges and subprogram ends, the opcode table and LD_IMM64
+ * shape, then a depth-first walk of the control-flow graph that rejects
+ * unreachable code and (unprivileged) back-edges, and marks the prune
+ * points, jump points and forced checkpoints used by state pruning.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helpers.h"
+#include "verifier.h"
+
+static bool opcode_valid(uint8_t code)
+{
+	uint8_t cls = BPF_CLASS(code), op = BPF_OP(code);
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		if (op == BPF_NEG)
+			return BPF_SRC(code) == BPF_K;
+		if (op == BPF_END)
+			return cls == BPF_ALU || BPF_SRC(code) == BPF_K;
+		return op <= BPF_ARSH;
+	case BPF_JMP:
+		if (op == BPF_JA || op == BPF_CALL || op == BPF_EXIT ||
+		    op == BPF_JCOND)
+			return BPF_SRC(code) == BPF_K;
+		return op <= BPF_JSLE;
+	case BPF_JMP32:
+		if (op == BPF_JA)
+			return BPF_SRC(code) == BPF_K;
+		if (op == BPF_CALL || op == BPF_EXIT || op == BPF_JCOND)
+			return false;
+		return op <= BPF_JSLE;
+	case BPF_LD:
+		if (code == (BPF_LD | BPF_IMM | BPF_DW))
+			return true;
+		if (BPF_MODE(code) != BPF_ABS && BPF_MODE(code) != BPF_IND)
+			return false;
+		return BPF_SIZE(code) != BPF_DW;
+	case BPF_LDX:
+		if (BPF_MODE(code) == BPF_MEM)
+			return true;
+		return BPF_MODE(code) == BPF_MEMSX && BPF_SIZE(code) != BPF_DW;
+	case BPF_ST:
+		return BPF_MODE(code) == BPF_MEM;
+	case BPF_STX:
+		return BPF_MODE(code) == BPF_MEM || BPF_MODE(code) == BPF_ATOMIC;
+	}
+	return false;
+}
+
+static bool is_pseudo_call(const struct bpfvet_insn *insn)
+{
+	return insn->code == (BPF_JMP | BPF_CALL) &&
+	       insn->src_reg == BPF_PSEUDO_CALL;
+}
+
+static bool is_pseudo_func(const struct bpfvet_insn *insn)
+{
+	return insn_is_ldimm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC;
+}
+
+static bool is_kfunc_call(const struct bpfvet_insn *insn)
+{
+	return insn->code == (BPF_JMP | BPF_CALL) &&
+	       insn->src_reg == BPF_PSEUDO_KFUNC_CALL;
+}
+
+static int cmp_subprog(const void *a, const void *b)
+{
+	const struct subprog_info *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int add_subprog(struct vet_env *env, int64_t off)
+{
+	uint32_t i;
+
+	if (off < 0 || off >= env->insn_cnt) {
+		verbose(env, "call to invalid destination\n");
+		return -EINVAL;
+	}
+	for (i = 0; i < env->subprog_cnt; i++)
+		if (env->subprogs[i].start == (uint32_t)off)
+			return 0;
+	if (env->subprog_cnt >= MAX_SUBPROGS) {
+		verbose(env, "too many subprograms\n");
+		return -E2BIG;
+	}
+	memset(&env->subprogs[env->subprog_cnt], 0, sizeof(env->subprogs[0]));
+	env->subprogs[env->subprog_cnt++].start = (uint32_t)off;
+	return 0;
+}
+
+/* Name subprogram boundaries from the program's relocation table, so that
+ * logs and global-function handling can refer to them. */
+static void attach_subprog_names(struct vet_env *env)
+{
+	const struct bpfvet_program *p = env->prog;
+
+	for (uint32_t i = 0; i < env->subprog_cnt; i++) {
+		for (size_t j = 0; j < p->subprog_cnt; j++) {
+			if (p->subprogs[j].start != env->subprogs[i].start)
+				continue;
+			env->subprogs[i].name = p->subprogs[j].name;
+			env->subprogs[i].is_global = p->subprogs[j].global && i;
+			env->subprogs[i].btf_func_id = p->subprogs[j].btf_func_id;
+		}
+	}
+}
+
+int cfg_find_subprogs(struct vet_env *env)
+{
+	uint32_t i;
+	int err;
+
+	env->subprog_cnt = 0;
+	err = add_subprog(env, 0);
+	if (err)
+		return err;
+	for (i = 0; i < env->insn_cnt; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+
+		if (!is_pseudo_call(insn) && !is_pseudo_func(insn) &&
+		    !is_kfunc_call(insn))
+			continue;
+		if (!env->bpf_capable) {
+			verbose(env, "loading/calling other bpf or kernel functions are allowed for CAP_BPF and CAP_SYS_ADMIN\n");
+			return -EPERM;
+		}
+		if (is_kfunc_call(insn))
+			continue;
+		err = add_subprog(env, (int64_t)i + insn->imm + 1);
+		if (err)
+			return err;
+	}
+	qsort(env->subprogs, env->subprog_cnt, sizeof(env->subprogs[0]),
+	      cmp_subprog);
+	for (i = 0; i < env->subprog_cnt; i++)
+		env->subprogs[i].end = i + 1 < env->subprog_cnt ?
+				       env->subprogs[i + 1].start : env->insn_cnt;
+	/* Sentinel, as the kernel keeps one past the last subprogram. */
+	env->subprogs[env->subprog_cnt].start = env->insn_cnt;
+	attach_subprog_names(env);
+	return 0;
+}
+
+static bool is_jmp_class(uint8_t code)
+{
+	return BPF_CLASS(code) == BPF_JMP || BPF_CLASS(code) == BPF_JMP32;
+}
+
+int cfg_check_subprogs(struct vet_env *env)
+{
+	uint32_t cur = 0, i;
+
+	for (i = 0; i < env->insn_cnt; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+		uint8_t code = insn->code;
+		int64_t off;
+
+		env->aux[i].subprog = (int)cur;
+		if (code == (BPF_LD | BPF_ABS | BPF_B) || code == (BPF_LD | BPF_ABS | BPF_H) ||
+		    code == (BPF_LD | BPF_ABS | BPF_W) || code == (BPF_LD | BPF_IND | BPF_B) ||
+		    code == (BPF_LD | BPF_IND | BPF_H) || code == (BPF_LD | BPF_IND | BPF_W))
+			env->subprogs[cur].has_ld_abs = true;
+		if (insn->code == (BPF_JMP | BPF_CALL) && !insn->src_reg &&
+		    insn->imm == HELPER_TAIL_CALL)
+			env->subprogs[cur].has_tail_call = true;
+		if (!is_jmp_class(code))
+			goto next;
+		if (BPF_OP(code) == BPF_CALL || BPF_OP(code) == BPF_EXIT)
+			goto next;
+		if (code == (BPF_JMP32 | BPF_JA))
+			off = (int64_t)i + insn->imm + 1;
+		else
+			off = (int64_t)i + insn->off + 1;
+		if (off < env->subprogs[cur].start || off >= env->subprogs[cur].end) {
+			verbose(env, "jump out of range from insn %u to %lld\n",
+				i, (long long)off);
+			return -EINVAL;
+		}
+next:
+		if (i + 1 == env->subprogs[cur].end) {
+			if (code != (BPF_JMP | BPF_EXIT) &&
+			    code != (BPF_JMP | BPF_JA) &&
+			    code != (BPF_JMP32 | BPF_JA)) {
+				verbose(env, "last insn is not an exit or jmp\n");
+				return -EINVAL;
+			}
+			cur++;
+		}
+	}
+	return 0;
+}
+
+/* Checks done on every instruction before the walk (the kernel does them
+ * while resolving LD_IMM64 map references). */
+int cfg_check_insns(struct vet_env *env)
+{
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+
+		if (!opcode_valid(insn->code)) {
+			verbose(env, "unknown opcode %02x\n", insn->code);
+			return -EINVAL;
+		}
+		if (BPF_CLASS(insn->code) == BPF_LDX &&
+		    ((BPF_MODE(insn->code) != BPF_MEM &&
+		      BPF_MODE(insn->code) != BPF_MEMSX) || insn->imm != 0)) {
+			verbose(env, "BPF_LDX uses reserved fields\n");
+			return -EINVAL;
+		}
+		if (!insn_is_ldimm64(insn))
+			continue;
+		if (i + 1 == env->insn_cnt || insn[1].code || insn[1].dst_reg ||
+		    insn[1].src_reg || insn[1].off) {
+			verbose(env, "invalid bpf_ld_imm64 insn\n");
+			return -EINVAL;
+		}
+		if (insn->off) {
+			verbose(env, "BPF_LD_IMM64 uses reserved fields\n");
+			return -EINVAL;
+		}
+		if (insn->src_reg > BPF_PSEUDO_MAP_IDX_VALUE ||
+		    ((insn->src_reg == BPF_PSEUDO_MAP_FD ||
+		      insn->src_reg == BPF_PSEUDO_MAP_IDX) && insn[1].imm)) {
+			verbose(env, "unrecognized bpf_ld_imm64 insn\n");
+			return -EINVAL;
+		}
+		if (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+		    insn->src_reg == BPF_PSEUDO_MAP_VALUE) {
+			int err = maps_check_ldimm64(env, i);
+
+			if (err)
+				return err;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- */
+/* Depth-first walk                                                  */
+
+enum { DISCOVERED = 0x10, EXPLORED = 0x20, FALLTHROUGH = 1, BRANCH = 2 };
+enum { DONE_EXPLORING = 0, KEEP_EXPLORING = 1 };
+
+struct cfg_walk {
+	int *state;
+	uint32_t *stack;
+	uint32_t top;
+};
+
+static void mark_prune(struct vet_env *env, uint32_t i)
+{
+	env->aux[i].prune_point = true;
+}
+
+static void mark_jmp(struct vet_env *env, uint32_t i)
+{
+	env->aux[i].jmp_point = true;
+}
+
+static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
+		     int64_t to, int e)
+{
+	if (e == FALLTHROUGH && w->state[t] >= (DISCOVERED | FALLTHROUGH))
+		return DONE_EXPLORING;
+	if (e == BRANCH && w->state[t] >= (DISCOVERED | BRANCH))
+		return DONE_EXPLORING;
+	if (to < 0 || to >= env->insn_cnt) {
+		verbose(env, "jump out of range from insn %u to %lld\n", t,
+			(long long)to);
+		return -EINVAL;
+	}
+	if (e == BRANCH) {
+		mark_prune(env, (uint32_t)to);
+		mark_jmp(env, (uint32_t)to);
+	}
+	if (w->state[to] == 0) {
+		w->state[t] = DISCOVERED | e;
+		w->state[to] = DISCOVERED;
+		if (w->top >= env->insn_cnt)
+			return -E2BIG;
+		w->stack[w->top++] = (uint32_t)to;
+		return KEEP_EXPLORING;
+	}
+	if ((w->state[to] & 0xf0) == DISCOVERED) {
+		if (env->bpf_capable)
+			return DONE_EXPLORING;
+		verbose(env, "back-edge from insn %u to %lld\n", t, (long long)to);
+		return -EINVAL;
+	}
+	w->state[t] = DISCOVERED | e;
+	return DONE_EXPLORING;
+}
+
+static int visit_call(struct vet_env *env, struct cfg_walk *w, uint32_t t,
+		      bool visit_callee)
+{
+	uint32_t sz = insn_is_ldimm64(&env->insns[t]) ? 2 : 1;
+	int ret = push_edge(env, w, t, (int64_t)t + sz, FALLTHROUGH);
+
+	if (ret)
+		return ret;
+	mark_prune(env, t + sz);
+	mark_jmp(env, t + sz);
+	if (visit_callee) {
+		mark_prune(env, t);
+		ret = push_edge(env, w, t, (int64_t)t + env->insns[t].imm + 1,
+				BRANCH);
+	}
+	return ret;
+}
+
+static int visit_helper_call(struct vet_env *env, uint32_t t)
+{
+	const struct bpfvet_insn *insn = &env->insns[t];
+
+	if (insn->src_reg == 0 && helper_is_async_callback_calling(insn->imm))
+		mark_prune(env, t);
+	if (insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) {
+		env->aux[t].calls_callback = true;
+		env->aux[t].force_checkpoint = true;
+		mark_prune(env, t);
+		mark_jmp(env, t);
+	}
+	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && kfunc_is_iter_next(env, insn)) {
+		mark_prune(env, t);
+		env->aux[t].force_checkpoint = true;
+	}
+	return 0;
+}
+
+static int visit_insn(struct vet_env *env, struct cfg_walk *w, uint32_t t)
+{
+	const struct bpfvet_insn *insn = &env->insns[t];
+	int64_t off;
+	int ret;
+
+	if (is_pseudo_func(insn))
+		return visit_call(env, w, t, true);
+	if (!is_jmp_class(insn->code))
+		return push_edge(env, w, t, (int64_t)t + (insn_is_ldimm64(insn) ? 2 : 1),
+				 FALLTHROUGH);
+	switch (BPF_OP(insn->code)) {
+	case BPF_EXIT:
+		return DONE_EXPLORING;
+	case BPF_CALL:
+		visit_helper_call(env, t);
+		return visit_call(env, w, t, insn->src_reg == BPF_PSEUDO_CALL);
+	case BPF_JA:
+		off = BPF_CLASS(insn->code) == BPF_JMP ? insn->off : insn->imm;
+		ret = push_edge(env, w, t, (int64_t)t + off + 1, FALLTHROUGH);
+		if (ret)
+			return ret;
+		mark_prune(env, (uint32_t)((int64_t)t + off + 1));
+		mark_jmp(env, (uint32_t)((int64_t)t + off + 1));
+		return ret;
+	default:
+		mark_prune(env, t);
+		if (insn->code == (BPF_JMP | BPF_JCOND))
+			env->aux[t].force_checkpoint = true;
+		ret = push_edge(env, w, t, (int64_t)t + 1, FALLTHROUGH);
+		if (ret)
+			return ret;
+		return push_edge(env, w, t, (int64_t)t + insn->off + 1, BRANCH);
+	}
+}
+
+int cfg_walk(struct vet_env *env)
+{
+	struct cfg_walk w;
+	int ret = 0;
+
+	w.state = calloc(env->insn_cnt, sizeof(*w.state));
+	w.stack = calloc(env->insn_cnt, sizeof(*w.stack));
+	if (!w.state || !w.stack) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	w.state[0] = DISCOVERED;
+	w.stack[0] = 0;
+	w.top = 1;
+	while (w.top > 0) {
+		uint32_t t = w.stack[w.top - 1];
+
+		ret = visit_insn(env, &w, t);
+		if (ret < 0)
+			goto out;
+		if (ret == DONE_EXPLORING) {
+			w.state[t] = EXPLORED;
+			w.top--;
+		}
+	}
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		if (w.state[i] != EXPLORED) {
+			verbose(env, "unreachable insn %u\n", i);
+			ret = -EINVAL;
+			goto out;
+		}
+		if (insn_is_ldimm64(&env->insns[i])) {
+			if (w.state[i + 1] != 0) {
+				verbose(env, "jump into the middle of ldimm64 insn %u\n", i);
+				ret = -EINVAL;
+				goto out;
+			}
+			i++;
+		}
+	}
+	ret = 0;
+out:
+	free(w.state);
+	free(w.stack);
+	return ret;
+}

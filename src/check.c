@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The symbolic walk: starting from the entry state, simulate instructions
+ * one at a time, fork at conditional jumps (the other side is queued on a
+ * stack of pending paths), and finish a path at exit or when state pruning
+ * finds an equivalent, already verified state. Depth-first and LIFO, as
+ * the kernel does, so that counts and logs match.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier.h"
+
+struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
+			  uint32_t prev_insn_idx, bool speculative)
+{
+	struct stack_elem *elem = calloc(1, sizeof(*elem));
+
+	if (!elem) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	elem->insn_idx = insn_idx;
+	elem->prev_insn_idx = prev_insn_idx;
+	elem->log_pos = (uint32_t)log_pos(&env->log);
+	elem->next = env->head;
+	env->head = elem;
+	env->stack_size++;
+	if (state_copy(&elem->st, env->cur)) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	elem->st.speculative |= speculative;
+	if (env->stack_size > COMPLEXITY_LIMIT_JMP_SEQ) {
+		verbose(env, "The sequence of %u jumps is too complex.\n",
+			env->stack_size);
+		env->err = -E2BIG;
+		return NULL;
+	}
+	if (elem->st.parent)
+		elem->st.parent->branches++;
+	return &elem->st;
+}
+
+/* Resumes the most recent pending path. Returns -ENOENT when none is left. */
+static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
+		     uint32_t *insn_idx, bool pop_log)
+{
+	struct stack_elem *head = env->head;
+	int err;
+
+	if (!head)
+		return -ENOENT;
+	err = state_copy(env->cur, &head->st);
+	if (err)
+		return err;
+	if (pop_log)
+		log_rewind(&env->log, head->log_pos);
+	*insn_idx = head->insn_idx;
+	*prev_insn_idx = head->prev_insn_idx;
+	env->head = head->next;
+	state_clear(&head->st);
+	free(head);
+	env->stack_size--;
+	return 0;
+}
+
+void free_pending_paths(struct vet_env *env)
+{
+	while (env->head) {
+		struct stack_elem *e = env->head;
+
+		env->head = e->next;
+		state_clear(&e->st);
+		free(e);
+	}
+	env->stack_size = 0;
+}
+
+static int check_reserved_call(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	if (BPF_SRC(insn->code) != BPF_K ||
+	    (insn->src_reg != BPF_PSEUDO_KFUNC_CALL && insn->off != 0) ||
+	    (insn->src_reg != 0 && insn->src_reg != BPF_PSEUDO_CALL &&
+	     insn->src_reg != BPF_PSEUDO_KFUNC_CALL) ||
+	    insn->dst_reg != 0 || BPF_CLASS(insn->code) == BPF_JMP32) {
+		verbose(env, "BPF_CALL uses reserved fields\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	int err = check_reserved_call(env, insn);
+
+	if (err)
+		return err;
+	if (env->cur->active_locks) {
+		if ((insn->src_reg == 0 && insn->imm != HELPER_SPIN_UNLOCK) ||
+		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			verbose(env, "function calls are not allowed while holding a lock\n");
+			return -EINVAL;
+		}
+	}
+	if (insn->src_reg == BPF_PSEUDO_CALL)
+		err = check_func_call(env, insn, &env->insn_idx);
+	else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+		err = check_kfunc_call(env, insn, &env->insn_idx);
+	else
+		err = check_helper_call(env, insn, &env->insn_idx);
+	if (err)
+		return err;
+	scratch_reg(env, BPF_REG_0);
+	return 0;
+}
+
+static int do_ja(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	bool jmp64 = BPF_CLASS(insn->code) == BPF_JMP;
+
+	if (BPF_SRC(insn->code) != BPF_K || insn->src_reg || insn->dst_reg ||
+	    (jmp64 && insn->imm) || (!jmp64 && insn->off)) {
+		verbose(env, "BPF_JA uses reserved fields\n");
+		return -EINVAL;
+	}
+	env->insn_idx += (jmp64 ? insn->off : insn->imm) + 1;
+	return 0;
+}
+
+/*
+ * Leaving the program (exit of the main frame, tail call, LD_ABS/IND) must
+ * not leak references or leave a lock or protected region open.
+ */
+int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix)
+{
+	struct vstate *st = env->cur;
+	int err;
+
+	if (check_lock && st->active_locks) {
+		verbose(env, "%s cannot be used inside bpf_spin_lock-ed region\n", prefix);
+		return -EINVAL;
+	}
+	err = check_reference_leak(env, false);
+	if (err) {
+		verbose(env, "%s would lead to reference leak\n", prefix);
+		return err;
+	}
+	if (check_lock && st->active_irq_id) {
+		verbose(env, "%s cannot be used inside bpf_local_irq_save-ed region\n", prefix);
+		return -EINVAL;
+	}
+	if (check_lock && st->active_rcu_lock) {
+		verbose(env, "%s cannot be used inside bpf_rcu_read_lock-ed region\n", prefix);
+		return -EINVAL;
+	}
+	if (check_lock && st->active_preempt_locks) {
+		verbose(env, "%s cannot be used inside bpf_preempt_disable-ed region\n", prefix);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Prints each reference still held; the main frame may not keep any. */
+int check_reference_leak(struct vet_env *env, bool exception_exit)
+{
+	struct vstate *st = env->cur;
+	bool lingering = false;
+
+	if (!exception_exit && cur_frame(env)->frameno)
+		return 0;
+	for (uint32_t i = 0; i < st->acquired_refs; i++) {
+		if (st->refs[i].kind != REF_TYPE_PTR)
+			continue;
+		verbose(env, "Unreleased reference id=%u alloc_insn=%d\n",
+			st->refs[i].id, st->refs[i].insn_idx);
+		lingering = true;
+	}
+	return lingering ? -EINVAL : 0;
+}
+
+enum exit_action { EXIT_CONTINUE, EXIT_PATH_DONE };
+
+static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
+		   enum exit_action *action)
+{
+	struct vstate *st = env->cur;
+	int err;
+
+	if (BPF_SRC(insn->code) != BPF_K || insn->imm || insn->src_reg ||
+	    insn->dst_reg || BPF_CLASS(insn->code) == BPF_JMP32) {
+		verbose(env, "BPF_EXIT uses reserved fields\n");
+		return -EINVAL;
+	}
+	err = check_resource_leak(env, st->curframe == 0,
+				  "BPF_EXIT instruction in main prog");
+	if (err)
+		return err;
+	if (st->curframe) {
+		err = prepare_func_exit(env, &env->insn_idx);
+		if (err)
+			return err;
+		*action = EXIT_CONTINUE;
+		return 0;
+	}
+	err = check_return_code(env, BPF_REG_0, "R0");
+	if (err)
+		return err;
+	*action = EXIT_PATH_DONE;
+	return 0;
+}
+
+static int do_store_imm(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	uint32_t dst_type;
+	int err;
+
+	if (BPF_MODE(insn->code) != BPF_MEM || insn->src_reg != 0) {
+		verbose(env, "BPF_ST uses reserved fields\n");
+		return -EINVAL;
+	}
+	err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+	if (err)
+		return err;
+	dst_type = cur_regs(env)[insn->dst_reg].type;
+	err = check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off,
+			       bpf_size_bytes(insn->code), ACCESS_WRITE, -1,
+			       false, false);
+	if (err)
+		return err;
+	return save_aux_ptr_type(env, dst_type, false);
+}
+
+/* Simulates one instruction; *path_done is set when the path ended. */
+static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
+		   bool *path_done, bool *print_from)
+{
+	uint8_t cls = BPF_CLASS(insn->code);
+	enum exit_action act;
+	int err;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		return check_alu_op(env, insn);
+	case BPF_LDX:
+		return check_load_mem(env, insn);
+	case BPF_STX:
+		if (BPF_MODE(insn->code) == BPF_ATOMIC)
+			return check_atomic(env, insn);
+		if (BPF_MODE(insn->code) != BPF_MEM || insn->imm) {
+			verbose(env, "BPF_STX uses reserved fields\n");
+			return -EINVAL;
+		}
+		return check_store_reg(env, insn);
+	case BPF_ST:
+		return do_store_imm(env, insn);
+	case BPF_LD:
+		if (BPF_MODE(insn->code) == BPF_ABS || BPF_MODE(insn->code) == BPF_IND)
+			return check_ld_abs(env, insn);
+		err = check_ld_imm(env, insn);
+		if (!err)
+			env->insn_idx++;
+		return err;
+	default:
+		break;
+	}
+	/* Jump class. */
+	env->stats.jmps_processed++;
+	switch (BPF_OP(insn->code)) {
+	case BPF_CALL:
+		return do_call(env, insn);
+	case BPF_JA:
+		err = do_ja(env, insn);
+		/* do_ja already moved insn_idx to the target. */
+		env->insn_idx--;
+		return err;
+	case BPF_EXIT:
+		err = do_exit(env, insn, &act);
+		if (err)
+			return err;
+		if (act == EXIT_PATH_DONE)
+			*path_done = true;
+		else
+			*print_from = true;
+		/* prepare_func_exit set insn_idx to the return point already. */
+		if (act == EXIT_CONTINUE)
+			env->insn_idx--;
+		return 0;
+	default:
+		return check_cond_jmp_op(env, insn, &env->insn_idx);
+	}
+}
+
+static void print_insn_line(struct vet_env *env)
+{
+	char text[256];
+
+	if (env->scratched_regs || env->scratched_slots)
+		print_insn_state(env);
+	print_line_info(env, env->insn_idx);
+	env->prev_log_pos = log_pos(&env->log);
+	if (bpfvet_program__disasm(env->prog, env->insn_idx, text, sizeof(text)) < 0)
+		text[0] = 0;
+	verbose(env, "%u: %s\n", env->insn_idx, text);
+	env->prev_insn_print_len = log_pos(&env->log) - env->prev_log_pos - 1;
+	env->prev_log_pos = log_pos(&env->log);
+}
+
+/* Called when a path ends: account branches and resume the next one. */
+static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
+{
+	bool pop_log = !(env->log.level & LOG_LEVEL2);
+	int err;
+
+	scratch_all(env);
+	err = update_branch_counts(env, env->cur);
+	if (err)
+		return err;
+	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);
+	if (err == -ENOENT) {
+		*done = true;
+		return 0;
+	}
+	return err;
+}
+
+int do_check(struct vet_env *env)
+{
+	bool print_from = false;
+	uint32_t prev_insn_idx = (uint32_t)-1;
+	bool done = false;
+	int err;
+
+	while (!done) {
+		const struct bpfvet_insn *insn;
+		bool path_done = false;
+
+		env->prev_insn_idx = prev_insn_idx;
+		if (env->insn_idx >= env->insn_cnt) {
+			verbose(env, "invalid insn idx %u insn_cnt %u\n",
+				env->insn_idx, env->insn_cnt);
+			return -EFAULT;
+		}
+		insn = &env->insns[env->insn_idx];
+		if (++env->stats.insn_processed > COMPLEXITY_LIMIT_INSNS) {
+			verbose(env, "BPF program is too large. Processed %llu insn\n",
+				(unsigned long long)env->stats.insn_processed);
+			return -E2BIG;
+		}
+		env->cur->last_insn_idx = env->prev_insn_idx;
+		env->cur->insn_idx = env->insn_idx;
+		env->cur_hist_idx = -1;
+		if (env->aux[env->insn_idx].prune_point) {
+			err = is_state_visited(env, env->insn_idx);
+			if (err < 0)
+				return err;
+			if (err == 1) {
+				if (log_enabled(&env->log)) {
+					if (print_from)
+						verbose(env, "\nfrom %u to %u%s: safe\n",
+							env->prev_insn_idx, env->insn_idx,
+							env->cur->speculative ?
+							" (speculative execution)" : "");
+					else
+						verbose(env, "%u: safe\n", env->insn_idx);
+				}
+				err = finish_path(env, &prev_insn_idx, &done);
+				if (err)
+					return err;
+				print_from = true;
+				continue;
+			}
+		}
+		if (env->aux[env->insn_idx].jmp_point) {
+			err = push_jmp_history(env, env->cur, 0, 0);
+			if (err)
+				return err;
+		}
+		if ((env->log.level & LOG_LEVEL2) && print_from) {
+			verbose(env, "\nfrom %u to %u%s:", env->prev_insn_idx,
+				env->insn_idx,
+				env->cur->speculative ? " (speculative execution)" : "");
+			print_state(env, env->cur);
+			print_from = false;
+		}
+		if (log_enabled(&env->log)) {
+			if (env->log.level & LOG_LEVEL2)
+				log_flush_lines(&env->log);
+			print_insn_line(env);
+		}
+		env->aux[env->insn_idx].seen = true;
+		prev_insn_idx = env->insn_idx;
+		err = do_insn(env, insn, &path_done, &print_from);
+		if (err)
+			return err;
+		if (path_done) {
+			err = finish_path(env, &prev_insn_idx, &done);
+			if (err)
+				return err;
+			print_from = true;
+			continue;
+		}
+		env->insn_idx++;
+	}
+	return 0;
+}

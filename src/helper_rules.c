@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Helper-specific rules that are not part of a prototype. */
+#include "verifier.h"
+
+const char *helper_name_or_unknown(uint32_t id)
+{
+	const char *n = helper_name(id);
+
+	return n ? n : "unknown";
+}
+
+bool helper_is_ptr_cast(int func_id)
+{
+	switch (func_id) {
+	case 95:	/* sk_fullsock */
+	case 96:	/* tcp_sock */
+	case 136:	/* skc_to_tcp6_sock */
+	case 137:	/* skc_to_tcp_sock */
+	case 138:	/* skc_to_tcp_timewait_sock */
+	case 139:	/* skc_to_tcp_request_sock */
+	case 140:	/* skc_to_udp6_sock */
+	case 178:	/* skc_to_unix_sock */
+	case 194 + 1000:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map)
+{
+	if (fn->acquire)
+		return true;
+	return fn->id == HELPER_MAP_LOOKUP_ELEM && map &&
+	       (map->type == BPF_MAP_TYPE_SOCKMAP || map->type == BPF_MAP_TYPE_SOCKHASH);
+}
+
+int check_helper_special_rules(struct vet_env *env, int func_id)
+{
+	(void)env;
+	(void)func_id;
+	return 0;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Legacy packet loads (LD_ABS / LD_IND) of socket filters and tc programs:
+ * they read the skb through R6 and may end the program at run time. */
+#include <errno.h>
+
+#include "verifier.h"
+
+static bool may_access_skb(uint32_t prog_type)
+{
+	return prog_type == BPF_PROG_TYPE_SOCKET_FILTER ||
+	       prog_type == BPF_PROG_TYPE_SCHED_CLS ||
+	       prog_type == BPF_PROG_TYPE_SCHED_ACT;
+}
+
+int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	struct reg_state *regs = cur_regs(env);
+	uint8_t mode = BPF_MODE(insn->code);
+	int err;
+
+	if (!may_access_skb(env->prog_type)) {
+		verbose(env, "BPF_LD_[ABS|IND] instructions not allowed for this program type\n");
+		return -EINVAL;
+	}
+	if (insn->dst_reg || insn->off || BPF_SIZE(insn->code) == BPF_DW ||
+	    (mode == BPF_ABS && insn->src_reg)) {
+		verbose(env, "BPF_LD_[ABS|IND] uses reserved fields\n");
+		return -EINVAL;
+	}
+	err = check_reg_arg(env, BPF_REG_6, SRC_OP);
+	if (err)
+		return err;
+	err = check_resource_leak(env, true, "BPF_LD_[ABS|IND]");
+	if (err)
+		return err;
+	if (regs[BPF_REG_6].type != PTR_TO_CTX) {
+		verbose(env, "at the time of BPF_LD_ABS|IND R6 != pointer to skb\n");
+		return -EINVAL;
+	}
+	if (mode == BPF_IND) {
+		err = check_reg_arg(env, insn->src_reg, SRC_OP);
+		if (err)
+			return err;
+	}
+	err = check_ptr_off_reg(env, &regs[BPF_REG_6], BPF_REG_6, false);
+	if (err)
+		return err;
+	for (int r = BPF_REG_0; r <= BPF_REG_5; r++) {
+		reg_mark_not_init(&regs[r]);
+		scratch_reg(env, r);
+	}
+	reg_mark_unknown(env, &regs[BPF_REG_0]);
+	return 0;
+}

@@ -1,0 +1,529 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The stack model: per-byte slot kinds and spilled registers, fixed and
+ * variable offset reads and writes, and the initialisation checks for stack
+ * memory handed to helpers. Byte `fp+off` lives in slot (-off-1)/8 at index
+ * (-off-1)%8, so index 7 is the lowest address of a slot.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "verifier.h"
+
+static struct func_state *frame_of(const struct vet_env *env, const struct reg_state *reg)
+{
+	return env->cur->frame[reg->frameno];
+}
+
+static bool slot_is_spill(const struct stack_slot *s)
+{
+	return s->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL;
+}
+
+static bool slot_is_spilled_scalar(const struct stack_slot *s)
+{
+	return slot_is_spill(s) && s->spilled_ptr.type == SCALAR_VALUE;
+}
+
+static bool slot_is_special(const struct stack_slot *s)
+{
+	switch (s->slot_type[BPF_REG_SIZE - 1]) {
+	case STACK_SPILL:
+	case STACK_DYNPTR:
+	case STACK_ITER:
+	case STACK_IRQ_FLAG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void scrub_byte(uint8_t *t)
+{
+	if (*t != STACK_INVALID)
+		*t = STACK_MISC;
+}
+
+static void mark_byte_misc(const struct vet_env *env, uint8_t *t)
+{
+	if (*t == STACK_ZERO)
+		return;
+	if (env->allow_ptr_leaks && *t == STACK_INVALID)
+		return;
+	*t = STACK_MISC;
+}
+
+static bool reg_is_null_scalar(const struct reg_state *reg)
+{
+	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
+}
+
+static int reg_bit_width(const struct reg_state *reg)
+{
+	uint64_t v = reg->b.umax;
+	int n = 0;
+
+	while (v) {
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+void tnum_str(char *buf, size_t sz, struct tnum t)
+{
+	if (tnum_is_const(t)) {
+		if (t.value <= 65535)
+			snprintf(buf, sz, "%llu", (unsigned long long)t.value);
+		else
+			snprintf(buf, sz, "%#llx", (unsigned long long)t.value);
+		return;
+	}
+	tnum_print(buf, sz, t);
+}
+
+static void save_register_state(const struct vet_env *env, struct func_state *f,
+				int spi, const struct reg_state *reg, int size)
+{
+	struct stack_slot *s = &f->stack[spi];
+	int i;
+
+	s->spilled_ptr = *reg;
+	for (i = BPF_REG_SIZE; i > BPF_REG_SIZE - size; i--)
+		s->slot_type[i - 1] = STACK_SPILL;
+	for (; i; i--)
+		mark_byte_misc(env, &s->slot_type[i - 1]);
+}
+
+/* Grows the frame's stack to cover `size` bytes below fp and records the
+ * subprogram's stack depth. */
+int stack_grow(struct vet_env *env, struct func_state *f, int size)
+{
+	int err;
+
+	size = (size + BPF_REG_SIZE - 1) / BPF_REG_SIZE * BPF_REG_SIZE;
+	if (size <= f->allocated_stack)
+		return 0;
+	err = frame_grow_stack(f, size);
+	if (err)
+		return err;
+	if (env->subprogs[f->subprogno].stack_depth < (uint32_t)size)
+		env->subprogs[f->subprogno].stack_depth = (uint32_t)size;
+	return 0;
+}
+
+int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
+		       enum access_type t)
+{
+	struct reg_state *reg = &cur_regs(env)[regno];
+	struct func_state *f = frame_of(env, reg);
+	const char *what = t == ACCESS_READ ? " read from" : " write to";
+	int64_t min_off, max_off, min_valid;
+	int err = 0;
+
+	if (tnum_is_const(reg->b.var_off)) {
+		min_off = (int64_t)reg->b.var_off.value + off;
+		max_off = min_off + size;
+	} else {
+		if (reg->b.smax >= BPF_MAX_VAR_OFF || reg->b.smin <= -BPF_MAX_VAR_OFF) {
+			verbose(env, "invalid unbounded variable-offset%s stack R%u\n",
+				what, regno);
+			return -EACCES;
+		}
+		min_off = reg->b.smin + off;
+		max_off = reg->b.smax + off + size;
+	}
+	min_valid = (t == ACCESS_WRITE || env->allow_uninit_stack) ?
+		    -MAX_BPF_STACK : -f->allocated_stack;
+	if (min_off < min_valid || min_off > -1)
+		err = -EACCES;
+	if (!err && max_off > 0)
+		err = -EINVAL;
+	if (!err && size < 0)
+		err = -EFAULT;
+	if (err) {
+		if (tnum_is_const(reg->b.var_off)) {
+			verbose(env, "invalid%s stack R%u off=%d size=%d\n", what,
+				regno, off, size);
+		} else {
+			char tn[48];
+
+			tnum_str(tn, sizeof(tn), reg->b.var_off);
+			verbose(env, "invalid variable-offset%s stack R%u var_off=%s off=%d size=%d\n",
+				what, regno, tn, off, size);
+		}
+		return err;
+	}
+	return stack_grow(env, f, (int)-min_off);
+}
+
+static int write_fixed(struct vet_env *env, struct func_state *f, int off,
+		       int size, int value_regno, uint32_t insn_idx)
+{
+	const struct bpfvet_insn *insn = &env->insns[insn_idx];
+	struct func_state *cur = cur_frame(env);
+	int slot = -off - 1, spi = slot / BPF_REG_SIZE, i, err;
+	struct stack_slot *s = &f->stack[spi];
+	struct reg_state *reg = value_regno >= 0 ? &cur->regs[value_regno] : NULL;
+	bool is_st = BPF_CLASS(insn->code) == BPF_ST;
+	uint32_t hist = hist_stack_flags(f->frameno, spi);
+
+	if (!env->allow_ptr_leaks && slot_is_spill(s) && !slot_is_spilled_scalar(s) &&
+	    size != BPF_REG_SIZE) {
+		verbose(env, "attempt to corrupt spilled pointer on stack\n");
+		return -EACCES;
+	}
+	err = destroy_dynptr_slot(env, f, spi);
+	if (err)
+		return err;
+	scratch_slot(env, spi);
+	stack_live_note_write(env, f, spi, off, size);
+	if (reg && !(off % BPF_REG_SIZE) && reg->type == SCALAR_VALUE && env->bpf_capable) {
+		bool fits = reg_bit_width(reg) <= 8 * size;
+
+		if (fits && !reg->id && !tnum_is_const(reg->b.var_off))
+			reg->id = ++env->id_gen;
+		save_register_state(env, f, spi, reg, size);
+		if (!fits)
+			s->spilled_ptr.id = 0;
+	} else if (!reg && !(off % BPF_REG_SIZE) && is_st && env->bpf_capable) {
+		struct reg_state imm;
+
+		reg_mark_known(&imm, (uint64_t)(int64_t)insn->imm);
+		imm.precise = false;
+		save_register_state(env, f, spi, &imm, size);
+	} else if (reg && reg_type_is_spillable(reg->type)) {
+		if (size != BPF_REG_SIZE) {
+			verbose(env, "invalid size of register spill\n");
+			return -EACCES;
+		}
+		if (f != cur && reg->type == PTR_TO_STACK) {
+			verbose(env, "cannot spill pointers to stack into stack frame of the caller\n");
+			return -EINVAL;
+		}
+		save_register_state(env, f, spi, reg, size);
+	} else {
+		uint8_t kind = STACK_MISC;
+
+		s->spilled_ptr.type = NOT_INIT;
+		if (slot_is_special(s))
+			for (i = 0; i < BPF_REG_SIZE; i++)
+				scrub_byte(&s->slot_type[i]);
+		if ((reg && reg_is_null_scalar(reg)) || (!reg && is_st && insn->imm == 0)) {
+			err = mark_chain_precision(env, value_regno);
+			if (err)
+				return err;
+			kind = STACK_ZERO;
+		}
+		for (i = 0; i < size; i++)
+			s->slot_type[(slot - i) % BPF_REG_SIZE] = kind;
+		hist = 0;
+	}
+	if (hist)
+		return push_jmp_history(env, env->cur, hist, 0);
+	return 0;
+}
+
+static int write_var(struct vet_env *env, struct func_state *f, uint32_t ptr_regno,
+		     int off, int size, int value_regno, uint32_t insn_idx)
+{
+	const struct bpfvet_insn *insn = &env->insns[insn_idx];
+	struct reg_state *ptr = &cur_regs(env)[ptr_regno];
+	struct reg_state *val = value_regno >= 0 ? &cur_regs(env)[value_regno] : NULL;
+	int min_off = (int)(ptr->b.smin + off), max_off = (int)(ptr->b.smax + off + size);
+	bool writing_zero = (val && reg_is_null_scalar(val)) ||
+			    (!val && BPF_CLASS(insn->code) == BPF_ST && insn->imm == 0);
+	bool zero_used = false;
+	int i, err;
+
+	for (i = min_off; i < max_off; i++) {
+		err = destroy_dynptr_slot(env, f, (-i - 1) / BPF_REG_SIZE);
+		if (err)
+			return err;
+	}
+	for (i = min_off; i < max_off; i++) {
+		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
+		struct stack_slot *s = &f->stack[spi];
+		uint8_t *t = &s->slot_type[slot % BPF_REG_SIZE];
+		uint8_t kind;
+
+		scratch_slot(env, spi);
+		if (!env->allow_ptr_leaks && *t != STACK_MISC && *t != STACK_ZERO) {
+			verbose(env, "spilled ptr in range of var-offset stack write; insn %u, ptr off: %d",
+				insn_idx, i);
+			return -EINVAL;
+		}
+		if (writing_zero && *t == STACK_SPILL && slot_is_spilled_scalar(s) &&
+		    tnum_equals_const(s->spilled_ptr.b.var_off, 0)) {
+			zero_used = true;
+			continue;
+		}
+		s->spilled_ptr.type = NOT_INIT;
+		kind = STACK_MISC;
+		if (writing_zero && *t == STACK_ZERO) {
+			kind = STACK_ZERO;
+			zero_used = true;
+		}
+		if (*t == STACK_INVALID && !env->allow_uninit_stack) {
+			verbose(env, "uninit stack in range of var-offset write prohibited for !root; insn %u, off: %d",
+				insn_idx, i);
+			return -EINVAL;
+		}
+		*t = kind;
+	}
+	if (zero_used)
+		return mark_chain_precision(env, value_regno);
+	return 0;
+}
+
+int check_stack_write(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		      int value_regno, uint32_t insn_idx)
+{
+	struct reg_state *reg = &cur_regs(env)[ptr_regno];
+	struct func_state *f = frame_of(env, reg);
+
+	if (tnum_is_const(reg->b.var_off))
+		return write_fixed(env, f, off + (int)reg->b.var_off.value, size,
+				   value_regno, insn_idx);
+	return write_var(env, f, ptr_regno, off, size, value_regno, insn_idx);
+}
+
+static void mark_const_zero(const struct vet_env *env, struct reg_state *reg)
+{
+	reg_mark_known(reg, 0);
+	reg->precise = !env->bpf_capable;
+}
+
+/* dst = bytes [min_off, max_off) of a non-spill area: zero or unknown. */
+static void read_into_reg(struct vet_env *env, struct func_state *src, int min_off,
+			  int max_off, int dst_regno)
+{
+	struct reg_state *dst = &cur_regs(env)[dst_regno];
+	int zeros = 0;
+
+	for (int i = min_off; i < max_off; i++) {
+		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
+
+		scratch_slot(env, spi);
+		if (src->stack[spi].slot_type[slot % BPF_REG_SIZE] != STACK_ZERO)
+			break;
+		zeros++;
+	}
+	if (zeros == max_off - min_off)
+		mark_const_zero(env, dst);
+	else
+		reg_mark_unknown(env, dst);
+}
+
+static bool byte_readable(const struct vet_env *env, uint8_t t, bool spill_ok)
+{
+	return t == STACK_MISC || t == STACK_ZERO || (spill_ok && t == STACK_SPILL) ||
+	       (t == STACK_INVALID && env->allow_uninit_stack);
+}
+
+/* Narrow or partial read of a slot holding a spilled scalar. */
+static int read_partial_spill(struct vet_env *env, struct func_state *f, int off,
+			      int size, int spill_size, int dst_regno, uint32_t *hist)
+{
+	int slot = -off - 1, spi = slot / BPF_REG_SIZE;
+	struct stack_slot *s = &f->stack[spi];
+	struct reg_state *dst;
+	int i, spills = 0, zeros = 0;
+
+	if (dst_regno < 0)
+		return 0;
+	dst = &cur_regs(env)[dst_regno];
+	if (size <= spill_size && !(off % BPF_REG_SIZE)) {
+		int32_t subreg_def = dst->subreg_def;
+
+		*dst = s->spilled_ptr;
+		dst->subreg_def = subreg_def;
+		if (reg_bit_width(&s->spilled_ptr) > size * 8)
+			dst->id = 0;
+		return 0;
+	}
+	for (i = 0; i < size; i++) {
+		uint8_t t = s->slot_type[(slot - i) % BPF_REG_SIZE];
+
+		if (!byte_readable(env, t, true)) {
+			verbose(env, "invalid read from stack off %d+%d size %d\n", off, i, size);
+			return -EACCES;
+		}
+		spills += t == STACK_SPILL;
+		zeros += t == STACK_ZERO;
+	}
+	if (spills == size && tnum_equals_const(s->spilled_ptr.b.var_off, 0)) {
+		mark_const_zero(env, dst);
+	} else if (zeros == size) {
+		mark_const_zero(env, dst);
+		*hist = 0;
+	} else {
+		reg_mark_unknown(env, dst);
+		*hist = 0;
+	}
+	return 0;
+}
+
+static int read_fixed(struct vet_env *env, struct func_state *f, int off, int size,
+		      int dst_regno)
+{
+	int slot = -off - 1, spi = slot / BPF_REG_SIZE, i, err;
+	struct stack_slot *s = &f->stack[spi];
+	uint32_t hist = hist_stack_flags(f->frameno, spi);
+
+	scratch_slot(env, spi);
+	stack_live_note_read(env, f, spi, off, size);
+	if (slot_is_spill(s)) {
+		int spill_size = 1;
+
+		for (i = BPF_REG_SIZE - 1; i > 0 && s->slot_type[i - 1] == STACK_SPILL; i--)
+			spill_size++;
+		if (size != BPF_REG_SIZE || spill_size != BPF_REG_SIZE) {
+			if (s->spilled_ptr.type != SCALAR_VALUE) {
+				verbose(env, "invalid size of register fill\n");
+				return -EACCES;
+			}
+			err = read_partial_spill(env, f, off, size, spill_size, dst_regno, &hist);
+			if (err)
+				return err;
+		} else if (dst_regno >= 0) {
+			cur_regs(env)[dst_regno] = s->spilled_ptr;
+		} else if (reg_is_pointer(env, &s->spilled_ptr)) {
+			verbose(env, "leaking pointer from stack off %d\n", off);
+			return -EACCES;
+		}
+	} else {
+		for (i = 0; i < size; i++) {
+			if (!byte_readable(env, s->slot_type[(slot - i) % BPF_REG_SIZE], false)) {
+				verbose(env, "invalid read from stack off %d+%d size %d\n",
+					off, i, size);
+				return -EACCES;
+			}
+		}
+		if (dst_regno >= 0)
+			read_into_reg(env, f, off, off + size, dst_regno);
+		hist = 0;
+	}
+	if (hist)
+		return push_jmp_history(env, env->cur, hist, 0);
+	return 0;
+}
+
+int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		     int dst_regno)
+{
+	struct reg_state *reg = &cur_regs(env)[ptr_regno];
+	struct func_state *f = frame_of(env, reg);
+	bool var_off = !tnum_is_const(reg->b.var_off);
+	char tn[48];
+	int err;
+
+	if (dst_regno < 0 && var_off) {
+		tnum_str(tn, sizeof(tn), reg->b.var_off);
+		verbose(env, "variable offset stack pointer cannot be passed into helper function; var_off=%s off=%d size=%d\n",
+			tn, off, size);
+		return -EACCES;
+	}
+	if (!env->bypass_spec_v1 && var_off) {
+		tnum_str(tn, sizeof(tn), reg->b.var_off);
+		verbose(env, "R%u variable offset stack access prohibited for !root, var_off=%s\n",
+			ptr_regno, tn);
+		return -EACCES;
+	}
+	if (!var_off)
+		return read_fixed(env, f, off + (int)reg->b.var_off.value, size, dst_regno);
+	err = check_stack_range_init(env, ptr_regno, off, size, false, ACCESS_READ,
+				     false, NULL);
+	if (err)
+		return err;
+	read_into_reg(env, f, (int)(reg->b.smin + off), (int)(reg->b.smax + off + size),
+		      dst_regno);
+	return 0;
+}
+
+/*
+ * Stack memory read (or written, when t == ACCESS_WRITE) indirectly, by a
+ * helper or a variable-offset load. Output-only buffers (`raw`) may be
+ * uninitialised; *raw_ok receives whether that path was taken.
+ */
+int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_size_ok, enum access_type t, bool raw,
+			   bool *raw_done)
+{
+	struct reg_state *reg = &cur_regs(env)[regno];
+	struct func_state *f = frame_of(env, reg);
+	bool clobber = t == ACCESS_WRITE;
+	int min_off, max_off, i, err;
+	char tn[48];
+
+	if (raw_done)
+		*raw_done = false;
+	if (size == 0 && !zero_size_ok) {
+		verbose(env, "invalid zero-sized read\n");
+		return -EACCES;
+	}
+	err = check_stack_bounds(env, regno, off, size, t);
+	if (err)
+		return err;
+	if (tnum_is_const(reg->b.var_off)) {
+		min_off = max_off = (int)reg->b.var_off.value + off;
+	} else {
+		if (!env->bypass_spec_v1) {
+			tnum_str(tn, sizeof(tn), reg->b.var_off);
+			verbose(env, "R%u variable offset stack access prohibited for !root, var_off=%s\n",
+				regno, tn);
+			return -EACCES;
+		}
+		raw = false;
+		min_off = (int)(reg->b.smin + off);
+		max_off = (int)(reg->b.smax + off);
+	}
+	if (raw) {
+		for (i = min_off; i < max_off + size; i++) {
+			int slot = -i - 1;
+
+			if (f->allocated_stack <= slot)
+				continue;
+			if (f->stack[slot / BPF_REG_SIZE].slot_type[slot % BPF_REG_SIZE] ==
+			    STACK_DYNPTR) {
+				verbose(env, "potential write to dynptr at off=%d disallowed\n", i);
+				return -EACCES;
+			}
+		}
+		if (raw_done)
+			*raw_done = true;
+		return 0;
+	}
+	for (i = min_off; i < max_off + size; i++) {
+		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
+		struct stack_slot *s = &f->stack[spi];
+		uint8_t *bt = &s->slot_type[slot % BPF_REG_SIZE];
+
+		if (*bt == STACK_MISC)
+			continue;
+		if (*bt == STACK_ZERO || (*bt == STACK_INVALID && env->allow_uninit_stack)) {
+			if (clobber)
+				*bt = STACK_MISC;
+			continue;
+		}
+		if (slot_is_spill(s) && (s->spilled_ptr.type == SCALAR_VALUE ||
+					 env->allow_ptr_leaks)) {
+			if (clobber) {
+				reg_mark_unknown(env, &s->spilled_ptr);
+				for (int j = 0; j < BPF_REG_SIZE; j++)
+					scrub_byte(&s->slot_type[j]);
+			}
+			continue;
+		}
+		if (tnum_is_const(reg->b.var_off)) {
+			verbose(env, "invalid read from stack R%u off %d+%d size %d\n",
+				regno, min_off, i - min_off, size);
+		} else {
+			tnum_str(tn, sizeof(tn), reg->b.var_off);
+			verbose(env, "invalid read from stack R%u var_off %s+%d size %d\n",
+				regno, tn, i - min_off, size);
+		}
+		return -EACCES;
+	}
+	return 0;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Lifetime of path states: allocation, deep copies, stack growth and the
+ * reference table. A vstate owns its frames, each frame owns its stack
+ * array, and the state owns its references and jump history.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier.h"
+
+void frame_free(struct func_state *f)
+{
+	if (!f)
+		return;
+	free(f->stack);
+	free(f);
+}
+
+static int frame_copy(struct func_state *dst, const struct func_state *src)
+{
+	size_t n = (size_t)src->allocated_stack / BPF_REG_SIZE;
+	struct stack_slot *stack = dst->stack;
+
+	if (n > (size_t)dst->allocated_stack / BPF_REG_SIZE || !stack) {
+		stack = realloc(dst->stack, (n ? n : 1) * sizeof(*stack));
+		if (!stack)
+			return -ENOMEM;
+	}
+	memcpy(dst, src, sizeof(*dst));
+	dst->stack = stack;
+	if (n)
+		memcpy(stack, src->stack, n * sizeof(*stack));
+	return 0;
+}
+
+void state_clear(struct vstate *st)
+{
+	for (int i = 0; i < MAX_CALL_FRAMES; i++) {
+		frame_free(st->frame[i]);
+		st->frame[i] = NULL;
+	}
+	free(st->refs);
+	free(st->jmp_history);
+	memset(st, 0, sizeof(*st));
+}
+
+int state_copy(struct vstate *dst, const struct vstate *src)
+{
+	struct func_state *frames[MAX_CALL_FRAMES];
+	struct ref_state *refs = dst->refs;
+	struct jmp_history_entry *hist = dst->jmp_history;
+	uint32_t i;
+
+	for (i = src->curframe + 1; i < MAX_CALL_FRAMES; i++) {
+		frame_free(dst->frame[i]);
+		dst->frame[i] = NULL;
+	}
+	if (src->acquired_refs) {
+		refs = realloc(refs, src->acquired_refs * sizeof(*refs));
+		if (!refs)
+			return -ENOMEM;
+		dst->refs = refs;
+	}
+	if (src->jmp_history_cnt) {
+		hist = realloc(hist, src->jmp_history_cnt * sizeof(*hist));
+		if (!hist)
+			return -ENOMEM;
+		dst->jmp_history = hist;
+	}
+	for (i = 0; i <= src->curframe; i++) {
+		frames[i] = dst->frame[i];
+		if (!frames[i]) {
+			frames[i] = calloc(1, sizeof(*frames[i]));
+			if (!frames[i])
+				return -ENOMEM;
+			dst->frame[i] = frames[i];
+		}
+		if (frame_copy(frames[i], src->frame[i]))
+			return -ENOMEM;
+	}
+	memcpy(dst, src, sizeof(*dst));
+	for (i = 0; i < MAX_CALL_FRAMES; i++)
+		dst->frame[i] = i <= src->curframe ? frames[i] : NULL;
+	dst->refs = refs;
+	if (src->acquired_refs)
+		memcpy(refs, src->refs, src->acquired_refs * sizeof(*refs));
+	dst->jmp_history = hist;
+	if (src->jmp_history_cnt)
+		memcpy(hist, src->jmp_history, src->jmp_history_cnt * sizeof(*hist));
+	return 0;
+}
+
+int frame_grow_stack(struct func_state *f, int size)
+{
+	size_t old_n = (size_t)f->allocated_stack / BPF_REG_SIZE;
+	size_t n = ((size_t)size + BPF_REG_SIZE - 1) / BPF_REG_SIZE;
+	struct stack_slot *stack;
+
+	if (n <= old_n)
+		return 0;
+	stack = realloc(f->stack, n * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	memset(stack + old_n, 0, (n - old_n) * sizeof(*stack));
+	f->stack = stack;
+	f->allocated_stack = (int)(n * BPF_REG_SIZE);
+	return 0;
+}
+
+int state_push_history(struct vstate *st, uint32_t idx, uint32_t prev_idx,
+		       uint32_t flags, uint64_t linked_regs)
+{
+	struct jmp_history_entry *h;
+
+	h = realloc(st->jmp_history, (st->jmp_history_cnt + 1) * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	st->jmp_history = h;
+	h += st->jmp_history_cnt++;
+	h->idx = idx;
+	h->prev_idx = prev_idx;
+	h->flags = flags;
+	h->linked_regs = linked_regs;
+	return 0;
+}
+
+int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr)
+{
+	struct vstate *st = env->cur;
+	struct ref_state *r;
+
+	r = realloc(st->refs, (st->acquired_refs + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	st->refs = r;
+	r += st->acquired_refs++;
+	r->kind = kind;
+	r->id = id;
+	r->insn_idx = (int)env->insn_idx;
+	r->ptr = ptr;
+	return 0;
+}
+
+void ref_remove(struct vstate *st, uint32_t idx)
+{
+	memmove(&st->refs[idx], &st->refs[idx + 1],
+		(st->acquired_refs - idx - 1) * sizeof(st->refs[0]));
+	st->acquired_refs--;
+}
+
+struct ref_state *ref_find(struct vstate *st, uint32_t id)
+{
+	for (uint32_t i = 0; i < st->acquired_refs; i++)
+		if (st->refs[i].id == id)
+			return &st->refs[i];
+	return NULL;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Features bpfvet does not model yet. Each entry point reports the feature
+ * by name and returns -EOPNOTSUPP, which the verdict reports as
+ * "unsupported" rather than as a rejection.
+ */
+#include <errno.h>
+
+#include "verifier.h"
+
+int unsupported(struct vet_env *env, const char *what)
+{
+	verbose(env, "bpfvet: unsupported: %s\n", what);
+	env->unsupported = true;
+	return -EOPNOTSUPP;
+}
+
+bool reg_is_trusted(const struct reg_state *reg)
+{
+	(void)reg;
+	return false;
+}
+
+int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
+		      int size)
+{
+	(void)insn_idx; (void)regno; (void)off; (void)size;
+	return unsupported(env, "socket field access");
+}
+
+int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno)
+{
+	(void)regno; (void)off; (void)size; (void)t; (void)value_regno;
+	return unsupported(env, "BTF pointer access");
+}
+
+int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno)
+{
+	(void)regno; (void)off; (void)size; (void)t; (void)value_regno;
+	return unsupported(env, "struct bpf_map access");
+}
+
+void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name)
+{
+	(void)env; (void)reg; (void)name;
+}
+
+const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
+{
+	(void)env; (void)btf; (void)id;
+	return "?";
+}
+
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
+{
+	(void)regno; (void)arg_type; (void)func_id;
+	return unsupported(env, "BTF-typed helper argument");
+}
+
+int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
+{
+	(void)regno; (void)arg_type; (void)func_id;
+	return unsupported(env, "spin lock, timer, kptr, dynptr or const string argument");
+}
+
+int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
+		       struct reg_state *r0)
+{
+	(void)fn; (void)r0;
+	return unsupported(env, "BTF-typed helper return value");
+}
+
+int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
+{
+	(void)insn; (void)dst;
+	return unsupported(env, "ksym (PSEUDO_BTF_ID) load");
+}
+
+int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
+{
+	(void)env; (void)f; (void)spi;
+	return 0;
+}
+
+int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		     uint32_t *insn_idx)
+{
+	(void)insn; (void)insn_idx;
+	return unsupported(env, "kfunc call");
+}
+
+bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	(void)env; (void)insn;
+	return false;
+}
+
+int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		    uint32_t *insn_idx)
+{
+	(void)insn; (void)insn_idx;
+	return unsupported(env, "bpf-to-bpf call");
+}
+
+int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
+{
+	(void)insn_idx;
+	return unsupported(env, "return from subprogram");
+}
+
+int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind)
+{
+	(void)insn; (void)insn_idx; (void)subprogno; (void)kind;
+	return unsupported(env, "callback");
+}
+
+int subprog_at(const struct vet_env *env, uint32_t insn_idx)
+{
+	for (uint32_t i = 0; i < env->subprog_cnt; i++)
+		if (env->subprogs[i].start == insn_idx)
+			return (int)i;
+	return -1;
+}
+
+int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
+			  struct reg_state *dst)
+{
+	(void)insn; (void)dst;
+	if (env->bypass_spec_v1)
+		return 0;
+	return unsupported(env, "unprivileged pointer arithmetic sanitation");
+}
+
+int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
+			   uint32_t insn_idx, int pred)
+{
+	(void)insn; (void)insn_idx; (void)pred;
+	if (env->bypass_spec_v1)
+		return 0;
+	return unsupported(env, "speculative path exploration");
+}
+
+void stack_live_query_init(struct vet_env *env, const struct vstate *st)
+{
+	(void)env; (void)st;
+}
+
+bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi)
+{
+	(void)env; (void)frameno; (void)spi;
+	return true;
+}
+
+bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
+{
+	(void)env; (void)cur;
+	return false;
+}
+
+bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
+{
+	(void)old; (void)cur;
+	return false;
+}
+
+void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
+			   int size)
+{
+	(void)env; (void)f; (void)spi; (void)off; (void)size;
+}
+
+void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
+			  int size)
+{
+	(void)env; (void)f; (void)spi; (void)off; (void)size;
+}
+
+bool ctx_has_conversion(const struct vet_env *env)
+{
+	return env->prog_type != BPF_PROG_TYPE_SYSCALL;
+}
+
+int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	(void)env;
+	(void)insn;
+	return -1;
+}
+
+int check_max_stack_depth(struct vet_env *env)
+{
+	(void)env;
+	return 0;
+}

@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Entry points of the verifier's modules, shared among them. Each group is
+ * implemented in the file named in its heading.
+ */
+#ifndef BPFVET_VERIFIER_H
+#define BPFVET_VERIFIER_H
+
+#include "env.h"
+#include "helpers.h"
+
+#define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
+
+static inline struct func_state *cur_frame(const struct vet_env *env)
+{
+	return env->cur->frame[env->cur->curframe];
+}
+
+static inline struct reg_state *cur_regs(const struct vet_env *env)
+{
+	return cur_frame(env)->regs;
+}
+
+static inline int bpf_size_bytes(uint8_t code)
+{
+	static const int sizes[4] = { 4, 2, 1, 8 };
+
+	return sizes[BPF_SIZE(code) >> 3];
+}
+
+/* state.c */
+void frame_free(struct func_state *f);
+void state_clear(struct vstate *st);
+int state_copy(struct vstate *dst, const struct vstate *src);
+int frame_grow_stack(struct func_state *f, int size);
+int state_push_history(struct vstate *st, uint32_t idx, uint32_t prev_idx,
+		       uint32_t flags, uint64_t linked_regs);
+int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
+void ref_remove(struct vstate *st, uint32_t idx);
+struct ref_state *ref_find(struct vstate *st, uint32_t id);
+
+/* reg.c */
+const char *reg_type_str(char *buf, size_t sz, uint32_t type);
+void reg_mark_not_init(struct reg_state *reg);
+void reg_mark_unknown(const struct vet_env *env, struct reg_state *reg);
+void reg_mark_unknown_imprecise(struct reg_state *reg);
+void reg_set_known(struct reg_state *reg, uint64_t v);
+void reg_mark_known(struct reg_state *reg, uint64_t v);
+void reg_mark_ptr(struct reg_state *reg, uint32_t type);
+void frame_init(const struct vet_env *env, struct func_state *f, int callsite,
+		uint32_t frameno, uint32_t subprogno);
+bool reg_is_pointer(const struct vet_env *env, const struct reg_state *reg);
+bool reg_type_is_pkt(uint32_t type);
+bool reg_type_is_map(uint32_t type);
+bool reg_type_is_sk_pointer(uint32_t type);
+bool reg_type_is_spillable(uint32_t type);
+bool reg_is_const(const struct reg_state *reg);
+
+/* print.c */
+void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *reg);
+void print_frame(struct vet_env *env, const struct vstate *st,
+		 const struct func_state *f, bool all);
+void print_state(struct vet_env *env, const struct vstate *st);
+void print_insn_state(struct vet_env *env);
+void print_line_info(struct vet_env *env, uint32_t insn_idx);
+const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id);
+
+static inline void scratch_reg(struct vet_env *env, int regno)
+{
+	env->scratched_regs |= 1u << regno;
+}
+
+static inline void scratch_slot(struct vet_env *env, int spi)
+{
+	if (spi >= 0 && spi < 64)
+		env->scratched_slots |= 1ull << spi;
+}
+
+static inline void scratch_all(struct vet_env *env)
+{
+	env->scratched_regs = ~0u;
+	env->scratched_slots = ~0ull;
+}
+
+static inline void scratch_clear(struct vet_env *env)
+{
+	env->scratched_regs = 0;
+	env->scratched_slots = 0;
+}
+
+/* cfg.c */
+int cfg_find_subprogs(struct vet_env *env);
+int cfg_check_subprogs(struct vet_env *env);
+int cfg_check_insns(struct vet_env *env);
+int cfg_walk(struct vet_env *env);
+
+/* mapref.c */
+int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
+int check_ld_imm(struct vet_env *env, const struct bpfvet_insn *insn);
+const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx);
+
+/* check.c */
+struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
+			  uint32_t prev_insn_idx, bool speculative);
+void free_pending_paths(struct vet_env *env);
+int do_check(struct vet_env *env);
+int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
+
+/* regcheck.c: operand reads and writes */
+enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
+int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
+
+/* alu.c */
+int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
+
+/* branch.c */
+int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
+		      uint32_t *insn_idx);
+
+/* mem.c */
+enum access_type { ACCESS_READ, ACCESS_WRITE };
+int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
+		     int off, int size, enum access_type t, int value_regno,
+		     bool strict_alignment_once, bool is_ldsx);
+int check_load_mem(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_store_reg(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_atomic(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn);
+int save_aux_ptr_type(struct vet_env *env, uint32_t type, bool allow_trust_mismatch);
+
+/* calls.c */
+int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		      uint32_t *insn_idx);
+int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		     uint32_t *insn_idx);
+int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		    uint32_t *insn_idx);
+int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx);
+int check_reference_leak(struct vet_env *env, bool exception_exit);
+bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
+
+/* retval.c */
+int check_return_code(struct vet_env *env, int regno, const char *reg_name);
+
+/* equiv.c */
+bool regsafe(const struct vet_env *env, const struct reg_state *o,
+	     const struct reg_state *c, struct idmap *m, enum exact_level exact);
+bool states_equal(struct vet_env *env, const struct vstate *old,
+		  const struct vstate *cur, enum exact_level exact);
+bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
+
+/* prune.c */
+int is_state_visited(struct vet_env *env, uint32_t insn_idx);
+int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
+		     uint64_t linked_regs);
+int update_branch_counts(struct vet_env *env, struct vstate *st);
+void free_explored_states(struct vet_env *env);
+int init_explored_states(struct vet_env *env);
+
+/* precision.c */
+int mark_chain_precision(struct vet_env *env, int regno);
+int propagate_precision(struct vet_env *env, const struct vstate *old,
+			struct vstate *cur, bool *changed);
+void mark_all_scalars_imprecise(struct vstate *st);
+void mark_all_precise_from(struct vet_env *env, struct vstate *st);
+/* Jump-history flags: which stack slot an instruction spilled or filled,
+ * and whether a comparison's operands were stack pointers. */
+#define HIST_FRAMENO_MASK	0x7u
+#define HIST_SPI_SHIFT		3
+#define HIST_SPI_MASK		0x3fu
+#define HIST_STACK_ACCESS	(1u << 9)
+#define HIST_DST_REG_STACK	(1u << 10)
+#define HIST_SRC_REG_STACK	(1u << 11)
+static inline uint32_t hist_stack_flags(uint32_t frameno, int spi)
+{
+	return HIST_STACK_ACCESS | (((uint32_t)spi & HIST_SPI_MASK) << HIST_SPI_SHIFT) |
+	       (frameno & HIST_FRAMENO_MASK);
+}
+
+/* branch.c */
+struct linked_reg_view {
+	uint32_t frameno;
+	uint32_t regno;
+	bool is_reg;
+};
+void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);
+void unpack_linked_regs(uint64_t v, int *cnt, struct linked_reg_view *out);
+
+/* loops.c */
+int compute_scc(struct vet_env *env);
+int maybe_enter_scc(struct vet_env *env, struct vstate *st);
+int maybe_exit_scc(struct vet_env *env, struct vstate *st);
+int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstate *cur);
+bool incomplete_read_marks(const struct vet_env *env, const struct vstate *st);
+void free_scc_visits(struct vet_env *env);
+struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx);
+void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
+			     struct vstate *cur);
+
+/* regcheck.c */
+int reg_bounds_sanity_check(struct vet_env *env, struct reg_state *reg, const char *ctx);
+
+/* stack.c */
+void tnum_str(char *buf, size_t sz, struct tnum t);
+int stack_grow(struct vet_env *env, struct func_state *f, int size);
+int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
+		       enum access_type t);
+int check_stack_write(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		      int value_regno, uint32_t insn_idx);
+int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		     int dst_regno);
+int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_size_ok, enum access_type t, bool raw,
+			   bool *raw_done);
+
+/* mem.c (more) */
+int check_mem_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     uint32_t limit, bool zero_ok);
+int check_packet_access(struct vet_env *env, uint32_t regno, int off, int size,
+			bool zero_ok);
+bool may_access_direct_pkt_data(struct vet_env *env, enum access_type t);
+int check_ptr_off_reg(struct vet_env *env, const struct reg_state *reg,
+		      uint32_t regno, bool fixed_off_ok);
+int check_load_mem_strict(struct vet_env *env, const struct bpfvet_insn *insn, bool strict);
+int check_store_reg_strict(struct vet_env *env, const struct bpfvet_insn *insn, bool strict);
+int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg, int size);
+#define FLOW_KEYS_SIZE 56
+
+/* helper_call.c */
+int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
+			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
+int release_reference(struct vet_env *env, uint32_t ref_obj_id);
+void clear_all_pkt_pointers(struct vet_env *env);
+
+/* calls.c: bpf-to-bpf calls and callbacks */
+enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF };
+int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
+int subprog_at(const struct vet_env *env, uint32_t insn_idx);
+
+/* maprules.c: map-specific rules */
+const struct bpfvet_map *map_inner(const struct vet_env *env, const struct bpfvet_map *map);
+bool map_has_timer_or_wq(const struct bpfvet_map *map);
+bool map_has_spin_lock(const struct bpfvet_map *map);
+bool reg_may_point_to_spin_lock(const struct reg_state *reg);
+bool map_is_frozen_rdonly(const struct bpfvet_map *map);
+int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, int size,
+		   bool is_ldsx, uint64_t *val);
+int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_ok, bool direct);
+int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
+int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
+				 int func_id);
+int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
+			 uint32_t *arg_type);
+bool prog_has_arena(const struct vet_env *env);
+
+/* btfptr.c: BTF-typed pointers, sockets */
+bool reg_is_trusted(const struct reg_state *reg);
+int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
+		      int size);
+int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno);
+int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno);
+void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name);
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
+int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
+int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
+		       struct reg_state *r0);
+int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
+int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
+bool ctx_has_conversion(const struct vet_env *env);
+
+/* helper rules (helper_rules.c) */
+const char *helper_name_or_unknown(uint32_t id);
+bool helper_is_ptr_cast(int func_id);
+bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map);
+int check_helper_special_rules(struct vet_env *env, int func_id);
+
+/* spectre.c: unprivileged sanitation */
+int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
+			  struct reg_state *dst);
+int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
+			   uint32_t insn_idx, int pred);
+
+/* stack_live.c: stack-slot liveness */
+void stack_live_query_init(struct vet_env *env, const struct vstate *st);
+bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
+void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
+			   int size);
+void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
+			  int size);
+
+/* liveness.c */
+int compute_live_registers(struct vet_env *env);
+/* Number of arguments of a bpf-to-bpf or kfunc call, or -1 if unknown. */
+int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
+
+/* stackdepth.c */
+int check_max_stack_depth(struct vet_env *env);
+
+/* iter.c: open-coded iterators */
+bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
+bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
+
+/* unsupported.c */
+int unsupported(struct vet_env *env, const char *what);
+
+/* retval.c */
+struct retval_rule;
+int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
+		   bool is32, const char *ctx, const char *reg_name);
+
+#endif

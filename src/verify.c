@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The public verification entry point: builds the environment for one
+ * program, runs the kernel's pipeline (static checks, the walk of the main
+ * program and of each global function, stack depth), and reports the
+ * verdict, the message and the statistics.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "verifier.h"
+
+#define OPTS_GET(opts, field, def) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field) ? \
+	 (opts)->field : (def))
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool license_is_gpl(const char *lic)
+{
+	static const char *const ok[] = {
+		"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL",
+		"Dual MIT/GPL", "Dual MPL/GPL",
+	};
+
+	if (!lic)
+		return false;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(lic, ok[i]))
+			return true;
+	return false;
+}
+
+static void set_caps(struct vet_env *env, uint32_t drop)
+{
+	env->caps.net_admin = !(drop & BPFVET_CAP_NET_ADMIN);
+	env->caps.sys_admin = !(drop & BPFVET_CAP_SYS_ADMIN);
+	env->caps.perfmon = !(drop & BPFVET_CAP_PERFMON) || env->caps.sys_admin;
+	env->caps.bpf_capable = !(drop & BPFVET_CAP_BPF) || env->caps.sys_admin;
+	env->bpf_capable = env->caps.bpf_capable;
+	env->allow_ptr_leaks = env->caps.perfmon;
+	env->allow_uninit_stack = env->caps.perfmon;
+	env->bypass_spec_v1 = env->caps.perfmon;
+	env->bypass_spec_v4 = env->caps.perfmon;
+}
+
+static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
+		    const struct bpfvet_verify_opts *opts)
+{
+	const char *lic;
+
+	memset(env, 0, sizeof(*env));
+	env->prog = prog;
+	env->insns = prog->insns;
+	env->insn_cnt = (uint32_t)prog->insn_cnt;
+	env->maps = prog_maps(prog, &env->map_cnt);
+	env->prog_type = prog->type;
+	env->expected_attach_type = prog->expected_attach_type;
+	env->prog_flags = prog->prog_flags | OPTS_GET(opts, prog_flags, 0u);
+	lic = prog->obj ? prog->obj->license : prog->raw_license;
+	env->gpl = license_is_gpl(lic);
+	set_caps(env, OPTS_GET(opts, drop_caps, 0u));
+	env->strict_alignment = (env->prog_flags & BPF_F_STRICT_ALIGNMENT) &&
+				!(env->prog_flags & BPF_F_ANY_ALIGNMENT);
+	env->test_state_freq = env->prog_flags & BPF_F_TEST_STATE_FREQ;
+	env->test_reg_invariants = env->prog_flags & BPF_F_TEST_REG_INVARIANTS;
+	env->opts_off = OPTS_GET(opts, disable, 0ull);
+	env->nr_cpu_ids = 2;
+	env->cur_hist_idx = -1;
+	env->prev_linfo = -1;
+	log_init(&env->log, OPTS_GET(opts, log_level, 0u), OPTS_GET(opts, log_fn, NULL),
+		 OPTS_GET(opts, log_ctx, NULL));
+	if (!env->insn_cnt || env->insn_cnt > COMPLEXITY_LIMIT_INSNS ||
+	    (!env->bpf_capable && env->insn_cnt > 4096))
+		return -E2BIG;
+	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
+	return env->aux ? 0 : -ENOMEM;
+}
+
+static void env_free(struct vet_env *env)
+{
+	free_pending_paths(env);
+	free_explored_states(env);
+	if (env->cur) {
+		state_clear(env->cur);
+		free(env->cur);
+	}
+	free(env->aux);
+	log_free(&env->log);
+}
+
+/* Entry state of the main program: R1 = ctx, R10 = fp. */
+static int init_main_state(struct vet_env *env)
+{
+	struct vstate *st = calloc(1, sizeof(*st));
+	struct func_state *f;
+
+	if (!st)
+		return -ENOMEM;
+	env->cur = st;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	st->frame[0] = f;
+	st->branches = 1;
+	st->curframe = 0;
+	st->first_insn_idx = 0;
+	st->in_sleepable = env->prog_flags & BPF_F_SLEEPABLE;
+	frame_init(env, f, -1, 0, 0);
+	reg_mark_ptr(&f->regs[BPF_REG_1], PTR_TO_CTX);
+	return 0;
+}
+
+static void print_subprog_starts(struct vet_env *env)
+{
+	if (!(env->log.level & LOG_LEVEL2))
+		return;
+	for (uint32_t i = 0; i < env->subprog_cnt; i++)
+		verbose(env, "func#%u @%u\n", i, env->subprogs[i].start);
+}
+
+static int run_static_checks(struct vet_env *env)
+{
+	int err;
+
+	err = cfg_find_subprogs(env);
+	if (!err)
+		err = cfg_check_subprogs(env);
+	if (!err)
+		print_subprog_starts(env);
+	if (!err)
+		err = cfg_check_insns(env);
+	if (!err)
+		err = cfg_walk(env);
+	if (!err)
+		err = compute_scc(env);
+	if (!err)
+		err = compute_live_registers(env);
+	if (!err)
+		err = init_explored_states(env);
+	return err;
+}
+
+static int run_walk(struct vet_env *env)
+{
+	int err = init_main_state(env);
+
+	if (err)
+		return err;
+	if (env->log.level & LOG_LEVEL1 || env->log.level & LOG_LEVEL2) {
+		verbose(env, "%u:", 0u);
+		print_state(env, env->cur);
+	}
+	err = do_check(env);
+	if (err)
+		return err;
+	return check_max_stack_depth(env);
+}
+
+static void print_stats(struct vet_env *env, uint64_t ns)
+{
+	const struct verifier_stats *s = &env->stats;
+
+	if (!log_enabled(&env->log))
+		return;
+	if (env->log.level & LOG_STATS) {
+		verbose(env, "verification time %llu usec\n", (unsigned long long)(ns / 1000));
+		verbose(env, "stack depth ");
+		for (uint32_t i = 0; i < env->subprog_cnt; i++)
+			verbose(env, "%s%u", i ? "+" : "", env->subprogs[i].stack_depth);
+		verbose(env, "\n");
+	}
+	verbose(env, "processed %llu insns (limit %d) max_states_per_insn %llu total_states %llu peak_states %llu mark_read 0\n",
+		(unsigned long long)s->insn_processed, COMPLEXITY_LIMIT_INSNS,
+		(unsigned long long)s->max_states_per_insn,
+		(unsigned long long)s->total_states, (unsigned long long)s->peak_states);
+}
+
+static void fill_result(const struct vet_env *env, int err, uint64_t ns,
+			const char *msg, struct bpfvet_result *res)
+{
+	size_t sz = res->sz;
+
+	memset(res, 0, sz < sizeof(*res) ? sz : sizeof(*res));
+	res->sz = sz;
+	res->err = err;
+	res->verdict = !err ? BPFVET_ACCEPTED :
+		       env->unsupported ? BPFVET_UNSUPPORTED : BPFVET_REJECTED;
+	if (err)
+		snprintf(res->error, sizeof(res->error), "%s", msg);
+	res->insns_processed = env->stats.insn_processed;
+	res->total_states = env->stats.total_states;
+	res->peak_states = env->stats.peak_states;
+	res->max_states_per_insn = env->stats.max_states_per_insn;
+	res->duration_ns = ns;
+	res->subprog_cnt = env->subprog_cnt;
+	for (uint32_t i = 0; i < env->subprog_cnt && i < 256; i++)
+		res->stack_depth[i] = env->subprogs[i].stack_depth;
+}
+
+int bpfvet_program__verify(const struct bpfvet_program *prog,
+			   const struct bpfvet_verify_opts *opts,
+			   struct bpfvet_result *res)
+{
+	struct vet_env *env;
+	char msg[sizeof(((struct vet_log *)0)->last_line)];
+	uint64_t t0, ns;
+	int err;
+
+	if (!prog || !res || res->sz < offsetof(struct bpfvet_result, error))
+		return -EINVAL;
+	env = malloc(sizeof(*env));
+	if (!env)
+		return -ENOMEM;
+	t0 = now_ns();
+	err = env_init(env, prog, opts);
+	if (err == -ENOMEM) {
+		env_free(env);
+		free(env);
+		return err;
+	}
+	if (!err)
+		err = run_static_checks(env);
+	if (!err)
+		err = run_walk(env);
+	if (env->log.oom) {
+		env_free(env);
+		free(env);
+		return -ENOMEM;
+	}
+	if (err == -ENOMEM && !env->unsupported) {
+		env_free(env);
+		free(env);
+		return err;
+	}
+	snprintf(msg, sizeof(msg), "%s", env->log.last_line);
+	ns = now_ns() - t0;
+	print_stats(env, ns);
+	log_finish(&env->log);
+	fill_result(env, err, ns, msg, res);
+	env_free(env);
+	free(env);
+	return 0;
+}
