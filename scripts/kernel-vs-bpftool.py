@@ -7,9 +7,11 @@ directory of bpffs; bpfvet loads each program on its own. Then:
     too, with the same number of verified instructions (bpftool's
     verified_insns, bpfvet's "processed N insns");
   - bpftool failed on a program's load: bpfvet must reject that program
-    with the same last log message;
+    with the same last log message (libbpf rewrites the message of the
+    calls it poisons, CO-RE and kfunc; the kernel's original counts);
   - bpftool failed before loading (libbpf could not prepare the object):
-    reported as such, with libbpf's reason.
+    agreement when bpfvet refuses some program for the same map or extern,
+    otherwise reported as such, with libbpf's reason.
 Objects with pinned maps are skipped: libbpf would pin them in the shared
 /sys/fs/bpf. Prints one line per object and a summary; exit 1 on any
 disagreement.
@@ -66,8 +68,24 @@ def parse_failure(err):
             body = [ln for ln in lines[begin[-1] + 1:end[-1]]
                     if ln.strip() and not STATS.match(ln)]
             msg = body[-1] if body else ''
-    reason = next((ln for ln in reversed(lines) if ln.startswith('libbpf:')), '')
+    # libbpf's own complaint, not its closing "failed to load object".
+    reason = next((ln for ln in reversed(lines) if ln.startswith('libbpf:') and
+                   'failed to load object' not in ln), '')
     return failed, msg, reason
+
+
+# libbpf rewrites the kernel's message for the calls it poisoned itself;
+# the kernel said "invalid func unknown#<poison>".
+LIBBPF_REWRITES = (
+    ('failed to resolve CO-RE relocation', 'invalid func unknown#195896080'),
+    ("' is referenced but wasn't resolved", 'invalid func unknown#2002'),
+)
+
+
+def same_message(libbpf_msg, kernel_msg):
+    if libbpf_msg == kernel_msg:
+        return True
+    return any(a in libbpf_msg and kernel_msg.startswith(b) for a, b in LIBBPF_REWRITES)
 
 
 def bpfvet_load(bpfvet, obj):
@@ -99,12 +117,19 @@ def compare(bpfvet, obj):
         row = mine.get(failed) or next((r for n, r in mine.items() if n[:15] == failed), None)
         if not row:
             return 'DIFF', f'{failed}: bpfvet has no such program'
-        if row['kernel_verdict'] == 'failure' and row['kernel_error'] == msg:
+        if row['kernel_verdict'] == 'failure' and same_message(msg, row['kernel_error']):
             return 'agree', f'{failed} rejected: {msg}'
         if row['kernel_verdict'] == 'refused' and not msg:
             return 'agree', f'{failed} refused: {row["kernel_error"]}'
         return 'DIFF', (f'{failed}: bpftool "{msg}", bpfvet {row["kernel_verdict"]} '
                         f'"{row["kernel_error"]}"')
+    # libbpf gave up before loading: do we refuse for the same reason (the
+    # same map or extern)?
+    names = re.findall(r"'([^']+)'", reason)
+    for row in mine.values():
+        if row['kernel_verdict'] == 'refused' and any(
+                f"'{n}'" in row['kernel_error'] for n in names):
+            return 'agree', f'both refuse: {reason}'
     return 'libbpf-failed', reason
 
 

@@ -104,7 +104,7 @@ static int load_btf(struct kload *kl)
 		return btf_required(kl->prog) ?
 		       kload_refuse(kl, -ENOENT, "prog '%s': needs BTF, the object has none",
 				    kl->prog->name) : 0;
-	log = malloc(BTF_LOG_SIZE);
+	log = calloc(1, BTF_LOG_SIZE);
 	if (!log)
 		return -ENOMEM;
 	log[0] = '\0';
@@ -249,7 +249,9 @@ static int load_prog(struct kload *kl, const struct bpfvet_kernel_opts *o,
 	for (int attempt = 0; attempt < 2; attempt++) {
 		free(b->log);
 		b->log_size = attempt ? true_size : first_log_size(o);
-		b->log = malloc(b->log_size);
+		/* calloc: large buffers come zeroed from mmap for free, and
+		 * memory checkers cannot see what the kernel writes. */
+		b->log = calloc(1, b->log_size);
 		if (!b->log)
 			return -ENOMEM;
 		err = load_once(kl, o, b, res, &true_size);

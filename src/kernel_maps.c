@@ -151,8 +151,11 @@ static int create_raw(struct kload *kl, const struct bpfvet_map *m,
 }
 
 /* libbpf maps the arena (at map_extra when given) before loading, and
- * copies the __arena globals to its start. We never map over something
- * already there. */
+ * copies the __arena globals to its start. The verifier needs the arena's
+ * user address: map_extra, or else the address of a mapping. We never map
+ * over something already there: when map_extra names a range this process
+ * uses (sanitizers reserve large ones), the arena stays unmapped, which
+ * only loses the globals' initial values, never a verdict. */
 static int map_arena(struct kload *kl, size_t idx, int fd)
 {
 	const struct bpfvet_map *m = &kl->maps[idx];
@@ -163,6 +166,8 @@ static int map_arena(struct kload *kl, size_t idx, int fd)
 	if (m->map_extra)
 		flags |= MAP_FIXED_NOREPLACE;
 	mem = mmap((void *)(uintptr_t)m->map_extra, sz, PROT_READ | PROT_WRITE, flags, fd, 0);
+	if (mem == MAP_FAILED && m->map_extra && errno == EEXIST)
+		return 0;
 	if (mem == MAP_FAILED)
 		return kload_refuse(kl, -errno, "map '%s': failed to mmap arena: %s",
 				    m->name, strerror(errno));

@@ -150,7 +150,11 @@ static bool get_details(const struct krow *r, char *b, size_t sz)
 {
 	b[0] = '\0';
 	if (r->k.verdict == BPFVET_KERNEL_REFUSED)
-		snprintf(b, sz, "kernel refused (%s): %s", errno_name(r->k.err), r->k.error);
+		/* Who refused: the kernel, or our loader for it (an extern the
+		 * kernel lacks, a map it cannot create, no attach target). */
+		snprintf(b, sz, "%s (%s): %s",
+			 r->k.stage == BPFVET_STAGE_KERNEL ? "kernel refused" : "not loadable",
+			 errno_name(r->k.err), r->k.error);
 	else if (krow_match(r) == MATCH_UNSUPPORTED)
 		snprintf(b, sz, "bpfvet: %s", r->v.error);
 	else if (krow_match(r) == MATCH_NO)
