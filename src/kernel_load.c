@@ -370,8 +370,9 @@ static int run(struct kload *kl, const struct bpfvet_kernel_opts *o,
 		res->stage = BPFVET_STAGE_SETUP;
 		res->err = kl->setup_err;
 		err = 0;
-	} else if (err == -ENOMEM && !b.log) {
-		/* our allocation, not the kernel's answer */
+	} else if (err && !b.log) {
+		/* Our own failure (no memory) before the kernel answered:
+		 * the call could not run, there is no verdict. */
 	} else {
 		judge(err, b.log ? b.log : "", res);
 		deliver_log(o, b.log);

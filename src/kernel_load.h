@@ -7,7 +7,8 @@
  *   kernel_facts.c    the running kernel: vmlinux BTF, config, kallsyms
  *   kernel_attach.c   attach BTF id and expected attach type
  *   kernel_maps.c     maps the program uses, global data, freezing
- *   kernel_externs.c  kfuncs, __ksym and __kconfig externs
+ *   kernel_externs.c  kfuncs and __ksym externs
+ *   kernel_kconfig.c  __kconfig values
  *   kernel_stats.c    reading the verifier log
  *   kernel_load.c     BTF, BPF_PROG_LOAD, verdict, clean-up
  *
@@ -83,7 +84,7 @@ int kattach_resolve(struct kload *kl);
 /* kernel_maps.c */
 int kmaps_create(struct kload *kl);
 void kmaps_close(struct kload *kl);
-/* Fills the .kconfig map's value; kernel_externs.c knows the values. */
+/* kernel_kconfig.c: fills the .kconfig map's value. */
 int kext_kconfig_fill(struct kload *kl, void *data, size_t size);
 
 /* kernel_externs.c */

@@ -293,17 +293,15 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 	row->file = strdup(base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
-	if (!row->file || !row->prog)
-		return -ENOMEM;
-	err = run_kernel(a, k, prog, row, &klog);
+	err = row->file && row->prog ? run_kernel(a, k, prog, row, &klog) : -ENOMEM;
 	if (err)
 		fprintf(stderr, "bpfvet kernel: %s/%s: kernel load failed to run: %s\n",
-			row->file, row->prog, strerror(-err));
+			base_name(path), bpfvet_program__name(prog), strerror(-err));
 	if (!err && !a->kernel_only) {
 		err = run_bpfvet(a, prog, row, &vlog);
 		if (err)
 			fprintf(stderr, "bpfvet kernel: %s/%s: verification failed to run: %s\n",
-				row->file, row->prog, strerror(-err));
+				base_name(path), bpfvet_program__name(prog), strerror(-err));
 	}
 	if (!err && a->log_diff)
 		err = logdiff_compare(&klog, &vlog, &row->diff);
@@ -311,6 +309,13 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 		printf("Log diff for %s/%s: %s\n", row->file, row->prog, row->diff);
 	logbuf_free(&klog);
 	logbuf_free(&vlog);
+	if (err) {
+		/* No verdict: the row would only mislead. */
+		free(row->file);
+		free(row->prog);
+		free(row->diff);
+		rows->cnt--;
+	}
 	return err;
 }
 
@@ -336,11 +341,14 @@ static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
 		return err;
 	}
-	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj) && !err; i++) {
+	/* A program that cannot be run is reported and skipped; the others
+	 * still get their rows, and the exit status says 2 in the end. */
+	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj) && err != -ENOMEM; i++) {
 		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+		int rc = selected(a, p) ? run_prog(a, k, path, p, rows) : 0;
 
-		if (selected(a, p))
-			err = run_prog(a, k, path, p, rows);
+		if (rc && !err)
+			err = rc;
 	}
 	bpfvet_object__close(obj);
 	return err;
