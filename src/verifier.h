@@ -255,10 +255,12 @@ int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int 
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
 
-/* btfptr.c: BTF-typed pointers, sockets */
-bool reg_is_trusted(const struct reg_state *reg);
+/* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
 		      int size);
+
+/* btfptr.c: BTF-typed pointers */
+bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
