@@ -83,3 +83,32 @@ int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, in
 		reg_type_str(tb, sizeof(tb), reg->type), off, size);
 	return -EACCES;
 }
+
+/* Does struct bpf_tcp_sock have a field starting at `off`? */
+static bool tcp_sock_field_start(int off)
+{
+	return off != 84 && off != 92;
+}
+
+/*
+ * After a successful walk the kernel rewrites each load through a socket
+ * pointer into loads from the kernel's own structures, one field at a
+ * time. The access rules above let 4-byte loads reach the upper halves
+ * of bpf_tcp_sock's two u64 counters, but no field starts there: the
+ * rewrite finds nothing to emit and the program is refused after all.
+ */
+int sock_check_conversions(struct vet_env *env)
+{
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+
+		if (BPF_CLASS(insn->code) != BPF_LDX ||
+		    env->aux[i].ptr_type != PTR_TO_TCP_SOCK)
+			continue;
+		if (tcp_sock_field_start(insn->off))
+			continue;
+		verbose(env, "verifier bug: error during ctx access conversion (0)\n");
+		return -EFAULT;
+	}
+	return 0;
+}

@@ -258,6 +258,7 @@ bool prog_has_arena(const struct vet_env *env);
 /* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
 		      int size);
+int sock_check_conversions(struct vet_env *env);
 
 /* btfptr.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);

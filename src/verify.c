@@ -161,9 +161,11 @@ static int run_walk(struct vet_env *env)
 		print_state(env, env->cur);
 	}
 	err = do_check(env);
-	if (err)
-		return err;
-	return check_max_stack_depth(env);
+	if (!err)
+		err = check_max_stack_depth(env);
+	if (!err)
+		err = sock_check_conversions(env);
+	return err;
 }
 
 static void print_stats(struct vet_env *env, uint64_t ns)
