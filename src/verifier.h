@@ -249,11 +249,13 @@ int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, i
 int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
 			   bool zero_ok, bool direct);
 int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
-int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
-				 int func_id);
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
+
+/* map_compat.c: which maps each helper accepts */
+int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
+				 int func_id);
 
 /* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
