@@ -39,3 +39,10 @@ if grep -q '^Unreleased reference id=2 alloc_insn=12$' "$TMP/log" &&
 else
 	fail sock_leak_log "$(tail -n 5 "$TMP/log")"
 fi
+
+"$BPFVET" "$PROGS/sock_maps.o" -p sock_ops_sockmap_update -l 1 >"$TMP/log" 2>&1
+if grep -q '^cannot update sockmap in this context$' "$TMP/log"; then
+	pass sock_sockmap_update_log
+else
+	fail sock_sockmap_update_log "$(tail -n 5 "$TMP/log")"
+fi
