@@ -324,6 +324,9 @@ static int visit_helper_call(struct vet_env *env, uint32_t t)
 {
 	const struct bpfvet_insn *insn = &env->insns[t];
 
+	if (insn->src_reg == 0 && helper_changes_pkt_data(insn->imm))
+		env->subprogs[env->aux[t].subprog].changes_pkt_data = true;
+
 	if (insn->src_reg == 0 && helper_is_async_callback_calling(insn->imm))
 		mark_prune(env, t);
 	if (insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) {
@@ -420,4 +423,27 @@ out:
 	free(w.state);
 	free(w.stack);
 	return ret;
+}
+
+/* A subprogram that calls one changing packet data changes it too. */
+void cfg_propagate_pkt_changes(struct vet_env *env)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < env->insn_cnt; i++) {
+			const struct bpfvet_insn *insn = &env->insns[i];
+			struct subprog_info *caller = &env->subprogs[env->aux[i].subprog];
+			int callee;
+
+			if (!is_pseudo_call(insn) || caller->changes_pkt_data)
+				continue;
+			callee = subprog_at(env, i + (uint32_t)insn->imm + 1);
+			if (callee >= 0 && env->subprogs[callee].changes_pkt_data) {
+				caller->changes_pkt_data = true;
+				changed = true;
+			}
+		}
+	}
 }

@@ -43,6 +43,39 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	return &elem->st;
 }
 
+/* A pending path that starts from scratch (async callbacks): one empty
+ * frame, set up by the caller. */
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx)
+{
+	struct stack_elem *elem = calloc(1, sizeof(*elem));
+
+	if (!elem) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	elem->insn_idx = insn_idx;
+	elem->prev_insn_idx = prev_insn_idx;
+	elem->log_pos = (uint32_t)log_pos(&env->log);
+	elem->next = env->head;
+	env->head = elem;
+	env->stack_size++;
+	if (env->stack_size > COMPLEXITY_LIMIT_JMP_SEQ) {
+		verbose(env, "The sequence of %u jumps is too complex for async cb.\n",
+			env->stack_size);
+		env->err = -E2BIG;
+		return NULL;
+	}
+	elem->st.branches = 1;
+	elem->st.in_sleepable = false;
+	elem->st.frame[0] = calloc(1, sizeof(*elem->st.frame[0]));
+	if (!elem->st.frame[0]) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	return &elem->st;
+}
+
 /* Resumes the most recent pending path. Returns -ENOENT when none is left. */
 static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 		     uint32_t *insn_idx, bool pop_log)

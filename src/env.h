@@ -249,6 +249,10 @@ struct subprog_info {
 	bool changes_pkt_data;
 	bool might_sleep;
 	bool tail_call_reachable;
+	bool called;		/* global function called somewhere */
+	bool verified;
+	bool unreliable;	/* BTF prototype does not match a caller */
+	bool priv_stack;
 	const char *name;
 	uint32_t btf_func_id;
 };

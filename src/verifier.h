@@ -93,6 +93,7 @@ int cfg_find_subprogs(struct vet_env *env);
 int cfg_check_subprogs(struct vet_env *env);
 int cfg_check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
+void cfg_propagate_pkt_changes(struct vet_env *env);
 
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
@@ -102,6 +103,8 @@ const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx);
 /* check.c */
 struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 			  uint32_t prev_insn_idx, bool speculative);
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx);
 void free_pending_paths(struct vet_env *env);
 int do_check(struct vet_env *env);
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
@@ -230,6 +233,13 @@ int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg,
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type);
+
+/* globals.c */
+int check_subprog_call_args(struct vet_env *env, uint32_t sub, struct reg_state *regs);
+int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f);
+int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 
 /* calls.c: bpf-to-bpf calls and callbacks */
@@ -316,5 +326,8 @@ int unsupported(struct vet_env *env, const char *what);
 struct retval_rule;
 int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
 		   bool is32, const char *ctx, const char *reg_name);
+bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32);
+void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
+			  struct retval_range range, const char *ctx, const char *reg_name);
 
 #endif
