@@ -137,6 +137,7 @@ int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_
 	if (err)
 		return err;
 	clear_caller_saved(env, caller->regs);
+	stack_live_reset_chain(env);
 	*insn_idx = env->subprogs[sub].start - 1;
 	print_call_frames(env, "caller:\n", caller, "callee:\n", cur_frame(env));
 	return 0;
@@ -331,6 +332,7 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 	}
 	frame_free(callee);
 	st->frame[st->curframe--] = NULL;
+	stack_live_reset_chain(env);
 	prev = in_cb ? find_prev_entry(env, st, *insn_idx) : NULL;
 	if (prev)
 		widen_imprecise_scalars(env, prev, st);

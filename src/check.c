@@ -231,7 +231,10 @@ static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (err)
 		return err;
 	if (st->curframe) {
-		err = prepare_func_exit(env, &env->insn_idx);
+		err = stack_live_update(env);
+		if (!err)
+			err = prepare_func_exit(env, &env->insn_idx);
+		stack_live_reset_chain(env);
 		if (err)
 			return err;
 		*action = EXIT_CONTINUE;
@@ -351,7 +354,11 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	err = update_branch_counts(env, env->cur);
 	if (err)
 		return err;
+	err = stack_live_update(env);
+	if (err)
+		return err;
 	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);
+	stack_live_reset_chain(env);
 	if (err == -ENOENT) {
 		*done = true;
 		return 0;
@@ -425,7 +432,11 @@ int do_check(struct vet_env *env)
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;
-		err = do_insn(env, insn, &path_done, &print_from);
+		err = stack_live_begin_insn(env);
+		if (!err)
+			err = do_insn(env, insn, &path_done, &print_from);
+		if (!err)
+			err = stack_live_commit_insn(env);
 		if (err)
 			return err;
 		if (path_done) {

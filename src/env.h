@@ -253,11 +253,13 @@ struct subprog_info {
 	bool verified;
 	bool unreliable;	/* BTF prototype does not match a caller */
 	bool priv_stack;
+	uint32_t postorder_start;
 	const char *name;
 	uint32_t btf_func_id;
 };
 
 struct scc_visit;
+struct stack_live;
 
 /* A pending path: the state to resume and where. */
 struct stack_elem {
@@ -348,6 +350,8 @@ struct vet_env {
 	struct state_list **explored;
 	struct state_list *free_list;
 	struct scc_visit *scc_visits;
+	struct stack_live *slive;
+	uint32_t *postorder;	/* per subprogram, subprogs[].postorder_start */
 
 	struct idmap idmap;
 	struct verifier_stats stats;

@@ -108,17 +108,6 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 	return unsupported(env, "speculative path exploration");
 }
 
-void stack_live_query_init(struct vet_env *env, const struct vstate *st)
-{
-	(void)env; (void)st;
-}
-
-bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi)
-{
-	(void)env; (void)frameno; (void)spi;
-	return true;
-}
-
 bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
 {
 	(void)env; (void)cur;
@@ -129,18 +118,6 @@ bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
 {
 	(void)old; (void)cur;
 	return false;
-}
-
-void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
-			   int size)
-{
-	(void)env; (void)f; (void)spi; (void)off; (void)size;
-}
-
-void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
-			  int size)
-{
-	(void)env; (void)f; (void)spi; (void)off; (void)size;
 }
 
 bool ctx_has_conversion(const struct vet_env *env)

@@ -93,6 +93,8 @@ int cfg_find_subprogs(struct vet_env *env);
 int cfg_check_subprogs(struct vet_env *env);
 int cfg_check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
+int cfg_postorder(struct vet_env *env);
+int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
 void cfg_propagate_pkt_changes(struct vet_env *env);
 
 /* mapref.c */
@@ -300,12 +302,16 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
 
 /* stack_live.c: stack-slot liveness */
+int stack_live_init(struct vet_env *env);
+void stack_live_free(struct vet_env *env);
+void stack_live_reset_chain(struct vet_env *env);
+int stack_live_begin_insn(struct vet_env *env);
+int stack_live_commit_insn(struct vet_env *env);
+int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask);
+void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask);
+int stack_live_update(struct vet_env *env);
 void stack_live_query_init(struct vet_env *env, const struct vstate *st);
 bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
-void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
-			   int size);
-void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
-			  int size);
 
 /* liveness.c */
 int compute_live_registers(struct vet_env *env);

@@ -83,7 +83,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	    (!env->bpf_capable && env->insn_cnt > 4096))
 		return -E2BIG;
 	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
-	return env->aux ? 0 : -ENOMEM;
+	if (!env->aux)
+		return -ENOMEM;
+	return stack_live_init(env);
 }
 
 static void end_pass(struct vet_env *env);
@@ -91,6 +93,8 @@ static void end_pass(struct vet_env *env);
 static void env_free(struct vet_env *env)
 {
 	end_pass(env);
+	stack_live_free(env);
+	free(env->postorder);
 	free(env->aux);
 	log_free(&env->log);
 }
@@ -201,6 +205,8 @@ static int run_static_checks(struct vet_env *env)
 		err = cfg_check_insns(env);
 	if (!err)
 		err = cfg_walk(env);
+	if (!err)
+		err = cfg_postorder(env);
 	if (!err)
 		cfg_propagate_pkt_changes(env);
 	if (!err)
