@@ -27,6 +27,10 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
 BPF_TEST_SRCS := $(sort $(wildcard tests/progs/*.c))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
+# The conformance runner (tests/conformance, not part of the library); the
+# annotation reader is also linked into the tests/unit/test_conf_* tests.
+CONF_HDRS := $(wildcard tests/conformance/*.h)
+CONF_LIB_SRCS := tests/conformance/annotations.c
 HDRS := $(wildcard include/*.h src/*.h tools/*.h tests/unit/*.h)
 
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
@@ -88,9 +92,11 @@ $(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
 $(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
 	$(CC) $(SAN_FLAGS) $^ -o $@ $(PKG_LIBS) -lm
 
-$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) | $(B)/san/tests
-	$(CC) $(BASE_CFLAGS) -Itests/unit -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
-		$< $(TEST_SUPPORT) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+$(B)/san/tests/test_conf_%: TEST_EXTRA = $(CONF_LIB_SRCS)
+$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) \
+		$(CONF_LIB_SRCS) $(CONF_HDRS) | $(B)/san/tests
+	$(CC) $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
+		$< $(TEST_SUPPORT) $(TEST_EXTRA) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
 
 $(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
 	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
