@@ -29,6 +29,7 @@ BPF_TEST_SRCS := $(sort $(wildcard tests/progs/*.c))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
 # The conformance runner (tests/conformance, not part of the library); the
 # annotation reader is also linked into the tests/unit/test_conf_* tests.
+CONF_SRCS := $(sort $(wildcard tests/conformance/*.c))
 CONF_HDRS := $(wildcard tests/conformance/*.h)
 CONF_LIB_SRCS := tests/conformance/annotations.c
 HDRS := $(wildcard include/*.h src/*.h tools/*.h tests/unit/*.h)
@@ -64,7 +65,7 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory check
 
-check: all $(B)/san/bpfvet $(TEST_BINS) progs examples
+check: all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs examples
 	@tests/run.sh
 
 examples: $(EXAMPLE_OBJS)
@@ -98,6 +99,16 @@ $(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) \
 	$(CC) $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
 		$< $(TEST_SUPPORT) $(TEST_EXTRA) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
 
+# The runner loads programs into the kernel with the selftests' own libbpf
+# (Linux 6.12's, built from the corpus sources; see scripts/build-libbpf.sh).
+LIBBPF_REF := $(B)/libbpf-6.12/libbpf.a
+$(LIBBPF_REF): scripts/build-libbpf.sh
+	scripts/build-libbpf.sh $(B)/libbpf-6.12
+$(B)/conformance-runner: $(CONF_SRCS) $(CONF_HDRS) $(HDRS) $(B)/libbpfvet.a $(LIBBPF_REF)
+	$(CC) $(BASE_CFLAGS) -Itests/conformance $(CFLAGS) $(PKG_CFLAGS) \
+		$(CONF_SRCS) $(B)/libbpfvet.a $(LIBBPF_REF) -o $@ \
+		$(shell pkg-config --libs libelf zlib) -lm
+
 $(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
 	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
 $(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples
@@ -109,6 +120,14 @@ $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
 # Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
 corpus: deps all
 	scripts/build-corpus.sh
+
+# bpfvet against Linux on the annotated selftests: the table goes to
+# build/conformance.txt, the report to docs/conformance.md.
+conformance: deps all $(B)/conformance-runner
+	scripts/build-corpus.sh
+	$(B)/conformance-runner --markdown docs/conformance.md $(B)/corpus/verifier \
+		>$(B)/conformance.txt
+	@sed -n '/^reference:/,$$p' $(B)/conformance.txt
 
 # Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
 realworld: deps
