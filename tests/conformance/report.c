@@ -271,8 +271,12 @@ static int groups_build(const struct row *rows, size_t cnt, enum cause c, struct
 /* Inline code that survives a table cell. */
 static void md_code(FILE *f, const char *s)
 {
+	if (!s || !*s) {
+		fputs("(no message)", f);
+		return;
+	}
 	fputc('`', f);
-	for (s = s ? s : ""; *s; s++) {
+	for (; *s; s++) {
 		if (*s == '|')
 			fputs("\\|", f);
 		else if (*s == '`')
@@ -382,8 +386,13 @@ static void write_item(FILE *f, enum cause c, const struct row *r)
 			fprintf(f, ": kernel ");
 			md_code(f, r->kernel_msg);
 		}
-	} else if (c == CAUSE_NOT_COMPARED && r->kernel.error && r->kernel.error[0]) {
-		fprintf(f, ": %s", r->kernel.stage ? r->kernel.stage : "");
+	} else if (c == CAUSE_NOT_COMPARED && r->bv != BV_NOT_RUN) {
+		/* What bpfvet says where the kernel cannot. */
+		fprintf(f, ": bpfvet %s", bv_name(r->bv));
+		if (r->bv != BV_SUCCESS) {
+			fprintf(f, " ");
+			md_code(f, r->bv_error);
+		}
 	}
 	fprintf(f, "\n");
 }
