@@ -80,7 +80,7 @@ fi
 $RUNNER -q --reference live --record "$TMP/live.csv" --markdown "$TMP/live.md" \
 	$CORPUS/verifier >/dev/null 2>"$TMP/live.err"
 if [ $? -ne 0 ]; then
-	pass "conformance_recording_current (skipped: $(tail -n 1 "$TMP/live.err"))"
+	pass "conformance_recording_current (skipped: $(head -n 1 "$TMP/live.err"))"
 	rerun_recorded
 	exit 0
 fi
