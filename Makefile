@@ -49,7 +49,8 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	corpus realworld conformance bench fuzz fuzz-build
+	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
+	scalar-fixtures soundness
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -163,3 +164,31 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# Refresh tests/fixtures/helpers from the running kernel (root).
+helper-fixtures: $(B)/san/tests/test_helpers_kernel
+	mkdir -p tests/fixtures/helpers
+	$(B)/san/tests/test_helpers_kernel --update tests/fixtures/helpers
+
+# Number-domain fixtures from the running kernel (root only). The
+# comparison test replays the checked-in file; this only regenerates it.
+SCALAR_FIXTURES ?= tests/fixtures/scalar/progs.txt.gz
+SCALAR_COUNT ?= 12000
+scalar-fixtures: $(B)/scalar-gen
+	mkdir -p $(dir $(SCALAR_FIXTURES))
+	$(B)/scalar-gen -n $(SCALAR_COUNT) -o $(SCALAR_FIXTURES)
+$(B)/scalar-gen: tests/scalar/gen.c
+	mkdir -p $(B)
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< -o $@ $(PKG_LIBS)
+
+# Full soundness run of the number domain (over 2*10^9 checks) on an
+# optimized build; `make check` runs a smaller sample of the same tests.
+SOUNDNESS_TESTS := test_tnum test_scalar_sound
+soundness: $(B)/libbpfvet.a
+	mkdir -p $(B)/soundness
+	@set -e; for t in $(SOUNDNESS_TESTS); do \
+		$(CC) $(BASE_CFLAGS) -Itests/unit -O2 $(PKG_CFLAGS) \
+			tests/unit/$$t.c $(TEST_SUPPORT) $(B)/libbpfvet.a \
+			-o $(B)/soundness/$$t $(PKG_LIBS) -lm; \
+		SCALAR_SOUND=full $(B)/soundness/$$t; \
+	done

@@ -204,6 +204,18 @@ enum bpfvet_verdict {
 #define BPFVET_CAP_PERFMON	(1u << 2)
 #define BPFVET_CAP_BPF		(1u << 3)
 
+/*
+ * Pruning techniques that can be switched off one by one (opts.disable).
+ * None changes a verdict, except by hitting the complexity limit.
+ */
+#define BPFVET_NO_PRUNE		(1ull << 0)	/* never compare states */
+#define BPFVET_NO_LIVENESS	(1ull << 1)	/* every register live */
+#define BPFVET_NO_STACK_LIVENESS (1ull << 2)	/* every stack slot live */
+#define BPFVET_NO_PRECISION	(1ull << 3)	/* every scalar precise */
+#define BPFVET_NO_WIDEN		(1ull << 4)	/* no widening in loops */
+#define BPFVET_NO_EVICT		(1ull << 5)	/* keep every checkpoint */
+#define BPFVET_CHECKPOINT_EVERY	(1ull << 6)	/* checkpoint at every prune point */
+
 typedef void (*bpfvet_log_fn)(void *ctx, const char *text, size_t len);
 
 struct bpfvet_verify_opts {

@@ -262,12 +262,45 @@ static bool result_computable(uint8_t op, bool alu32, const struct reg_state *sr
 	}
 }
 
+/*
+ * AND/OR with a constant on a value that is exactly -1 or 0 splits the
+ * path: the kernel re-runs the instruction with 0 on a queued path and
+ * continues with -1, so that each result is a constant.
+ */
+static int maybe_fork_scalars(struct vet_env *env, const struct bpfvet_insn *insn,
+			      struct reg_state *dst, const struct reg_state *src)
+{
+	bool wide = dst->b.smin == -1 && dst->b.smax == 0;
+	struct bounds zero;
+	struct vstate *branch;
+	struct reg_state *r;
+
+	if (!scalar_alu_fork(&dst->b, &src->b, BPF_OP(insn->code), &zero))
+		return 0;
+	if (wide) {
+		dst->id = 0;
+		dst->off = 0;
+	}
+	branch = push_stack(env, env->insn_idx, env->insn_idx, false);
+	if (!branch)
+		return env->err ? env->err : -ENOMEM;
+	r = &branch->frame[branch->curframe]->regs[insn->dst_reg];
+	r->b = zero;
+	return 0;
+}
+
 static int adjust_scalar(struct vet_env *env, const struct bpfvet_insn *insn,
 			 struct reg_state *dst, const struct reg_state *src)
 {
 	bool alu32 = BPF_CLASS(insn->code) != BPF_ALU64;
 	uint8_t op = BPF_OP(insn->code);
+	int err;
 
+	if ((op == BPF_AND || op == BPF_OR) && tnum_is_const(src->b.var_off)) {
+		err = maybe_fork_scalars(env, insn, dst, src);
+		if (err)
+			return err;
+	}
 	if (!result_computable(op, alu32, src)) {
 		reg_mark_unknown(env, dst);
 		return 0;

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "disasm.h"
-#include "helper_names.h"
+#include "helpers.h"
 #include "object.h"
 #include "uapi.h"
 
@@ -335,7 +335,7 @@ static void print_call(struct out *o, const struct bpfvet_insn *insn,
 		return;
 	}
 	if (insn->src_reg == 0) {
-		name = helper_names_get(insn->imm);
+		name = insn->imm >= 0 ? helper_name((uint32_t)insn->imm) : NULL;
 	} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 		if (ops && ops->kfunc_name)
 			name = ops->kfunc_name(ops->priv, insn, &id);

@@ -249,9 +249,17 @@ struct subprog_info {
 	bool changes_pkt_data;
 	bool might_sleep;
 	bool tail_call_reachable;
+	bool called;		/* global function called somewhere */
+	bool verified;
+	bool unreliable;	/* BTF prototype does not match a caller */
+	bool priv_stack;
+	uint32_t postorder_start;
 	const char *name;
 	uint32_t btf_func_id;
 };
+
+struct scc_visit;
+struct stack_live;
 
 /* A pending path: the state to resume and where. */
 struct stack_elem {
@@ -278,6 +286,8 @@ struct caps {
 	bool net_admin;		/* CAP_NET_ADMIN */
 	bool sys_admin;		/* CAP_SYS_ADMIN */
 };
+
+enum exact_level { NOT_EXACT, RANGE_WITHIN, EXACT };
 
 /* Pair table for id bijections during state comparison. */
 #define ID_MAP_SIZE ((MAX_BPF_REG + 64) * MAX_CALL_FRAMES)
@@ -339,6 +349,9 @@ struct vet_env {
 
 	struct state_list **explored;
 	struct state_list *free_list;
+	struct scc_visit *scc_visits;
+	struct stack_live *slive;
+	uint32_t *postorder;	/* per subprogram, subprogs[].postorder_start */
 
 	struct idmap idmap;
 	struct verifier_stats stats;

@@ -138,8 +138,8 @@ static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type
 	return check_btf_arg_type(env, regno, arg_type, meta->func_id);
 }
 
-static int check_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
-			     uint32_t regno, uint32_t arg_type)
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type)
 {
 	if (arg_type & OBJ_RELEASE) {
 		if (base_type(arg_type) == ARG_PTR_TO_DYNPTR && reg->type == PTR_TO_STACK)
@@ -401,7 +401,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 	} else {
 		err = check_reg_type(env, regno, arg_type, meta);
 		if (!err)
-			err = check_arg_reg_off(env, reg, regno, arg_type);
+			err = check_func_arg_reg_off(env, reg, regno, arg_type);
 		if (err)
 			return err;
 	}
@@ -524,7 +524,7 @@ static void refine_retval(struct vet_env *env, const struct helper_proto *fn,
 		r0->b.smin = -4095;
 		r0->b.s32_min = -4095;
 		bounds_sync(&r0->b);
-	} else if (fn->id == HELPER_GET_SMP_PROCESSOR_ID) {
+	} else if (fn->ret_cpu_id) {
 		r0->b.umax = env->nr_cpu_ids - 1;
 		r0->b.u32_max = env->nr_cpu_ids - 1;
 		bounds_sync(&r0->b);

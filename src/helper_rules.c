@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Helper-specific rules that are not part of a prototype. */
-#include "helper_names.h"
 #include "verifier.h"
 
 const char *helper_name_or_unknown(uint32_t id)
 {
-	const char *n = helper_names_get((int32_t)id);
+	const char *n = helper_name(id);
 
 	return n ? n : "unknown";
 }

@@ -76,6 +76,8 @@ enum ret_type {
 struct helper_proto {
 	uint32_t id;
 	const char *name;		/* "bpf_map_lookup_elem" */
+	/* Which of the kernel's prototypes for this id ("get_stackid_tp"). */
+	const char *variant;
 	uint32_t ret_type;		/* enum ret_type | flags */
 	uint32_t arg_type[5];		/* enum arg_type | flags */
 	/* For MEM_FIXED_SIZE arguments: the size; for BTF pointer
@@ -91,6 +93,10 @@ struct helper_proto {
 	bool changes_pkt_data;		/* invalidates packet pointers */
 	bool acquire;			/* returns a new reference */
 	bool ret_may_be_negative_size;	/* R0 in [-MAX_ERRNO, size] (probe_read_str...) */
+	bool ret_cpu_id;		/* R0 in [0, nr_cpus - 1] (get_smp_processor_id) */
+	/* The kernel proto has an allowed() hook; check_helper_call prints
+	 * "helper call is not allowed in probe" when it refuses. */
+	bool has_allowed_hook;
 };
 
 struct vet_env;

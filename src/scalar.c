@@ -422,10 +422,66 @@ static int64_t sext_bits(uint64_t x, unsigned int bits)
 	return (int64_t)((low ^ sign) - sign);
 }
 
+/* Smallest and largest signed values of a `bits`-wide field. */
+static int64_t field_min(unsigned int bits)
+{
+	return -(int64_t)(UINT64_C(1) << (bits - 1));
+}
+
+static int64_t field_max(unsigned int bits)
+{
+	return (int64_t)((UINT64_C(1) << (bits - 1)) - 1);
+}
+
+/*
+ * 6.18's first rule: when the s32 range already lies within the field's
+ * signed range, the extension leaves the low 32 bits alone and the 64-bit
+ * value is their signed value. The 32-bit ranges stay, s64 is the s32
+ * range, var_off is dropped and rebuilt by the sync. Always applies to
+ * (s32).
+ */
+static bool sext_within_s32(struct bounds *b, unsigned int bits)
+{
+	if (b->s32_min < field_min(bits) || b->s32_max > field_max(bits))
+		return false;
+	b->smin = b->s32_min;
+	b->smax = b->s32_max;
+	b->umin = 0;
+	b->umax = UINT64_MAX;
+	b->var_off = TNUM_UNKNOWN;
+	bounds_sync(b);
+	return true;
+}
+
+/* 6.12's rule: when smin and smax agree above the field and their
+ * extended values have one sign, those are the new bounds. */
+static bool sext_from_s64(struct bounds *b, unsigned int bits)
+{
+	int64_t a, c, lo, hi;
+
+	if (((uint64_t)b->smin >> bits) != ((uint64_t)b->smax >> bits))
+		return false;
+	a = sext_bits((uint64_t)b->smin, bits);
+	c = sext_bits((uint64_t)b->smax, bits);
+	lo = a < c ? a : c;
+	hi = a < c ? c : a;
+	if ((lo >= 0) != (hi >= 0))
+		return false;
+	b->smin = lo;
+	b->smax = hi;
+	b->umin = (uint64_t)lo;
+	b->umax = (uint64_t)hi;
+	b->s32_min = (int32_t)lo;
+	b->s32_max = (int32_t)hi;
+	b->u32_min = (uint32_t)lo;
+	b->u32_max = (uint32_t)hi;
+	b->var_off = tnum_range((uint64_t)lo, (uint64_t)hi);
+	return true;
+}
+
 void bounds_sext(struct bounds *b, int size)
 {
 	unsigned int bits = (unsigned int)size * 8;
-	int64_t a, c, lo, hi;
 
 	if (size >= 8)
 		return;
@@ -433,30 +489,11 @@ void bounds_sext(struct bounds *b, int size)
 		bounds_const(b, (uint64_t)sext_bits(b->var_off.value, bits));
 		return;
 	}
-	/* Only when smin and smax agree above the extended field does the
-	 * field's range carry over (as a signed range). */
-	if (((uint64_t)b->smin >> bits) == ((uint64_t)b->smax >> bits)) {
-		a = sext_bits((uint64_t)b->smin, bits);
-		c = sext_bits((uint64_t)b->smax, bits);
-		lo = a < c ? a : c;
-		hi = a < c ? c : a;
-		if ((lo >= 0) == (hi >= 0)) {
-			b->smin = lo;
-			b->smax = hi;
-			b->umin = (uint64_t)lo;
-			b->umax = (uint64_t)hi;
-			b->s32_min = (int32_t)lo;
-			b->s32_max = (int32_t)hi;
-			b->u32_min = (uint32_t)lo;
-			b->u32_max = (uint32_t)hi;
-			b->var_off = tnum_range((uint64_t)lo, (uint64_t)hi);
-			return;
-		}
-	}
-	/* The field's full signed range. */
-	b->smin = b->s32_min = (int32_t)sext_bits(UINT64_C(1) << (bits - 1),
-						  bits);
-	b->smax = b->s32_max = (int32_t)((UINT64_C(1) << (bits - 1)) - 1);
+	if (sext_within_s32(b, bits) || sext_from_s64(b, bits))
+		return;
+	/* Otherwise: anything in the field's signed range. */
+	b->smin = b->s32_min = (int32_t)field_min(bits);
+	b->smax = b->s32_max = (int32_t)field_max(bits);
 	b->umin = 0;
 	b->umax = UINT64_MAX;
 	b->u32_min = 0;
@@ -494,8 +531,8 @@ static void sext32_inner(struct bounds *b, int size)
 			return;
 		}
 	}
-	b->s32_min = (int32_t)sext_bits(UINT64_C(1) << (bits - 1), bits);
-	b->s32_max = (int32_t)((UINT64_C(1) << (bits - 1)) - 1);
+	b->s32_min = (int32_t)field_min(bits);
+	b->s32_max = (int32_t)field_max(bits);
 	b->u32_min = 0;
 	b->u32_max = UINT32_MAX;
 	b->var_off = tnum_subreg(TNUM_UNKNOWN);

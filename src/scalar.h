@@ -67,8 +67,9 @@ void bounds_zext32(struct bounds *b);
 /* Narrow to the low `size` bytes, zero-extended, then sync (narrow loads,
  * le16/le32; the kernel's coerce_reg_to_size). size 8 is a no-op. */
 void bounds_truncate(struct bounds *b, int size);
-/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). Like
- * the kernel, no sync follows. */
+/* Sign-extend from `size` bytes to 64 (sign-extending loads, movsx). The
+ * result is in the kernel's form: synced where the kernel syncs, already
+ * consistent elsewhere. */
 void bounds_sext(struct bounds *b, int size);
 /* Sign-extend from `size` (1, 2) bytes to 32 bits, then zero-extend into
  * 64 and sync (movsx32 `w1 = (s8)w2`, complete). */
@@ -79,8 +80,9 @@ void bounds_sext32(struct bounds *b, int size);
  * (BPF_ADD ... BPF_ARSH, BPF_MOV excluded, BPF_NEG and BPF_END handled
  * by their own functions). `alu32` selects the 32-bit class, `off` is the
  * instruction's off field (1 selects sdiv/smod). The result is what the
- * kernel computes, including its rules for division by zero and for
- * shifts at or beyond the width.
+ * kernel computes, including where it gives up: shifts by a non-constant
+ * amount or by the width or more, and all of DIV and MOD, yield a fully
+ * unknown value.
  *
  * For the immediate form pass bounds_const((uint64_t)(int64_t)imm): the
  * kernel sign-extends imm to 64 bits for ALU and ALU64 alike. For the

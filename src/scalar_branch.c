@@ -212,15 +212,17 @@ static void refine_ne(struct bounds *a, struct bounds *b, bool is32)
 	if (!is_const_at(b, is32))
 		return;
 	v = const_at(b, is32);
+	/* Steps wrap like the kernel's (built with -fno-strict-overflow);
+	 * wrapping only happens on an edge that cannot be taken. */
 	if (is32) {
 		if (a->u32_min == (uint32_t)v)
 			a->u32_min++;
 		if (a->u32_max == (uint32_t)v)
 			a->u32_max--;
 		if (a->s32_min == (int32_t)(uint32_t)v)
-			a->s32_min++;
+			a->s32_min = (int32_t)((uint32_t)a->s32_min + 1);
 		if (a->s32_max == (int32_t)(uint32_t)v)
-			a->s32_max--;
+			a->s32_max = (int32_t)((uint32_t)a->s32_max - 1);
 		return;
 	}
 	if (a->umin == v)
@@ -228,9 +230,9 @@ static void refine_ne(struct bounds *a, struct bounds *b, bool is32)
 	if (a->umax == v)
 		a->umax--;
 	if (a->smin == (int64_t)v)
-		a->smin++;
+		a->smin = (int64_t)((uint64_t)a->smin + 1);
 	if (a->smax == (int64_t)v)
-		a->smax--;
+		a->smax = (int64_t)((uint64_t)a->smax - 1);
 }
 
 static void refine_set(struct bounds *a, struct bounds *b, bool is32)

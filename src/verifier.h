@@ -93,6 +93,9 @@ int cfg_find_subprogs(struct vet_env *env);
 int cfg_check_subprogs(struct vet_env *env);
 int cfg_check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
+int cfg_postorder(struct vet_env *env);
+int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
+void cfg_propagate_pkt_changes(struct vet_env *env);
 
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
@@ -102,6 +105,8 @@ const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx);
 /* check.c */
 struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 			  uint32_t prev_insn_idx, bool speculative);
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx);
 void free_pending_paths(struct vet_env *env);
 int do_check(struct vet_env *env);
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
@@ -142,15 +147,27 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 /* retval.c */
 int check_return_code(struct vet_env *env, int regno, const char *reg_name);
 
+/* equiv.c */
+bool regsafe(const struct vet_env *env, const struct reg_state *o,
+	     const struct reg_state *c, struct idmap *m, enum exact_level exact);
+bool states_equal(struct vet_env *env, const struct vstate *old,
+		  const struct vstate *cur, enum exact_level exact);
+bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
+
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);
 int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		     uint64_t linked_regs);
 int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
+int init_explored_states(struct vet_env *env);
 
 /* precision.c */
 int mark_chain_precision(struct vet_env *env, int regno);
+int propagate_precision(struct vet_env *env, const struct vstate *old,
+			struct vstate *cur, bool *changed);
+void mark_all_scalars_imprecise(struct vstate *st);
+void mark_all_precise_from(struct vet_env *env, struct vstate *st);
 /* Jump-history flags: which stack slot an instruction spilled or filled,
  * and whether a comparison's operands were stack pointers. */
 #define HIST_FRAMENO_MASK	0x7u
@@ -175,6 +192,12 @@ void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), voi
 void unpack_linked_regs(uint64_t v, int *cnt, struct linked_reg_view *out);
 
 /* loops.c */
+int compute_scc(struct vet_env *env);
+int maybe_enter_scc(struct vet_env *env, struct vstate *st);
+int maybe_exit_scc(struct vet_env *env, struct vstate *st);
+int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstate *cur);
+bool incomplete_read_marks(const struct vet_env *env, const struct vstate *st);
+void free_scc_visits(struct vet_env *env);
 struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx);
 void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
 			     struct vstate *cur);
@@ -212,6 +235,13 @@ int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg,
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type);
+
+/* globals.c */
+int check_subprog_call_args(struct vet_env *env, uint32_t sub, struct reg_state *regs);
+int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f);
+int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 
 /* calls.c: bpf-to-bpf calls and callbacks */
@@ -259,7 +289,6 @@ const char *helper_name_or_unknown(uint32_t id);
 bool helper_is_ptr_cast(int func_id);
 bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map);
 int check_helper_special_rules(struct vet_env *env, int func_id);
-#define HELPER_GET_SMP_PROCESSOR_ID 8
 
 /* spectre.c: unprivileged sanitation */
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -267,11 +296,17 @@ int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
 
-/* stack_live.c: stack-slot liveness recording */
-void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
-			   int size);
-void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
-			  int size);
+/* stack_live.c: stack-slot liveness */
+int stack_live_init(struct vet_env *env);
+void stack_live_free(struct vet_env *env);
+void stack_live_reset_chain(struct vet_env *env);
+int stack_live_begin_insn(struct vet_env *env);
+int stack_live_commit_insn(struct vet_env *env);
+int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask);
+void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask);
+int stack_live_update(struct vet_env *env);
+void stack_live_query_init(struct vet_env *env, const struct vstate *st);
+bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
 
 /* liveness.c */
 int compute_live_registers(struct vet_env *env);
@@ -281,6 +316,10 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
 /* stackdepth.c */
 int check_max_stack_depth(struct vet_env *env);
 
+/* iter.c: open-coded iterators */
+bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
+bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
+
 /* unsupported.c */
 int unsupported(struct vet_env *env, const char *what);
 
@@ -288,5 +327,8 @@ int unsupported(struct vet_env *env, const char *what);
 struct retval_rule;
 int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
 		   bool is32, const char *ctx, const char *reg_name);
+bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32);
+void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
+			  struct retval_range range, const char *ctx, const char *reg_name);
 
 #endif

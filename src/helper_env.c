@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The helper prototype a program may use, from the verifier environment. */
+#include "helpers_internal.h"
+#include "verifier.h"
+
+const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t id)
+{
+	struct helper_query q = {
+		.prog_type = env->prog_type,
+		.expected_attach_type = env->expected_attach_type,
+		.sleepable = env->prog_flags & BPF_F_SLEEPABLE,
+		.bpf_capable = env->bpf_capable,
+		.perfmon = env->caps.perfmon || env->caps.sys_admin,
+	};
+
+	return helper_proto_query(&q, id);
+}
