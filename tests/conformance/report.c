@@ -188,7 +188,8 @@ static char *group_of(const struct row *r, enum cause c)
 
 		if (r->bv != BV_UNSUPPORTED)
 			return NULL;
-		return strdup(f ? f + 13 : r->bv_error ? r->bv_error : "?");
+		return f ? strdup(f + 13) : r->feature ? strdup(r->feature) :
+		       strdup(r->bv_error ? r->bv_error : "");
 	}
 	if (c == CAUSE_PASS) {
 		/* the message section: rejections whose texts differ */

@@ -519,7 +519,9 @@ static int classify(struct row *r)
 		const char *f = r->bv_error ? strstr(r->bv_error, pfx) : NULL;
 
 		r->cause = CAUSE_UNSUPPORTED;
-		r->feature = strdup(f ? f + strlen(pfx) : r->bv_error ? r->bv_error : "?");
+		/* A later message can follow the one that names the feature. */
+		r->feature = f ? strdup(f + strlen(pfx)) :
+			     xasprintf("not named; last message: %s", r->bv_error ? r->bv_error : "");
 		if (!r->feature)
 			return -ENOMEM;
 	} else if ((r->bv == BV_SUCCESS) == (k == KV_SUCCESS)) {
