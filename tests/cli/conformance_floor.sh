@@ -21,6 +21,38 @@ if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/corpus.err"; then
 	exit 0
 fi
 
+# Both recorded formats, on verifier_and (3 programs bpfvet gets right): ours
+# with one verdict flipped must count it as failed; the csv of `bpfvet
+# kernel` (per-program loads, no modes) is read as priv runs.
+AND=$CORPUS/verifier/verifier_and.bpf.o
+cat >"$TMP/ours.csv" <<'EOF'
+# crafted
+object,program,mode,verdict,errno,stage,msg_match,error
+verifier_and.bpf.o,invalid_and_of_negative_number,priv,failure,-13,verifier,yes,R0 max value is outside of the allowed memory range
+verifier_and.bpf.o,invalid_range_check,priv,failure,-13,verifier,yes,"R0 max value is outside of the allowed memory range"
+verifier_and.bpf.o,known_subreg_with_unknown_reg,priv,failure,-13,verifier,,"made up, for the test"
+EOF
+cat >"$TMP/kcmd.csv" <<'EOF'
+file_name,prog_name,prog_type,kernel_verdict,kernel_stage,kernel_errno,kernel_total_insns,kernel_error,bpfvet_verdict,match
+verifier_and.bpf.o,invalid_and_of_negative_number,socket_filter,failure,verifier,-13,13,R0 max value is outside of the allowed memory range,failure,yes
+verifier_and.bpf.o,invalid_range_check,socket_filter,failure,verifier,-13,19,"R0 max value is outside of the allowed memory range",failure,yes
+verifier_and.bpf.o,known_subreg_with_unknown_reg,socket_filter,success,verifier,0,7,,success,yes
+EOF
+$RUNNER --reference recorded --recorded "$TMP/ours.csv" $AND >"$TMP/ours.out" 2>&1
+if [ "$(tail -n 1 "$TMP/ours.out")" = "2 passed, 1 failed" ] &&
+	grep -q '^verifier_and/known_subreg_with_unknown_reg  *priv  *success  *failure  *success  *no ' "$TMP/ours.out"; then
+	pass conformance_recorded_format
+else
+	fail conformance_recorded_format "$(tail -n 3 "$TMP/ours.out" | tr '\n' ' ')"
+fi
+$RUNNER --reference recorded --recorded "$TMP/kcmd.csv" $AND >"$TMP/kcmd.out" 2>&1
+if [ "$(tail -n 1 "$TMP/kcmd.out")" = "3 passed, 0 failed" ] &&
+	grep -q 'no kernel verdict: 3' "$TMP/kcmd.out"; then
+	pass conformance_kernel_cmd_format
+else
+	fail conformance_kernel_cmd_format "$(tail -n 3 "$TMP/kcmd.out" | tr '\n' ' ')"
+fi
+
 t0=$(date +%s)
 $RUNNER --reference recorded --recorded $RECORDED --markdown "$TMP/conformance.md" \
 	$CORPUS/verifier >"$TMP/table" 2>"$TMP/runner.err"

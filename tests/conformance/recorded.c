@@ -115,8 +115,22 @@ size_t csv_split(char *line, char **fields, size_t max)
 enum { COL_OBJECT, COL_PROG, COL_MODE, COL_VERDICT, COL_ERRNO, COL_STAGE, COL_MSG,
        COL_ERROR, COL_CNT };
 
+/* Our columns, and their names in the csv of `bpfvet kernel -o csv`
+ * (per-program loads, no modes: read as priv). */
 static const char *const header[COL_CNT] = {
 	"object", "program", "mode", "verdict", "errno", "stage", "msg_match", "error",
+};
+static const char *const kernel_cmd_header[COL_CNT] = {
+	"file_name", "prog_name", NULL, "kernel_verdict", "kernel_errno", "kernel_stage", NULL,
+	"kernel_error",
+};
+
+#define MAX_FIELDS 64
+
+/* Where each of our columns is in the file; -1 when it has none. */
+struct layout {
+	int col[COL_CNT];
+	size_t fields;		/* fields per row */
 };
 
 struct rec_row {
@@ -165,14 +179,30 @@ static int add_comment(struct recorded *rec, const char *line)
 	return 0;
 }
 
-static int check_header(char **f, size_t n)
+static int find_layout(char **f, size_t n, const char *const *names, struct layout *lay)
 {
-	if (n != COL_CNT)
-		return -EINVAL;
-	for (size_t i = 0; i < COL_CNT; i++)
-		if (strcmp(f[i], header[i]))
+	lay->fields = n;
+	for (size_t c = 0; c < COL_CNT; c++) {
+		lay->col[c] = -1;
+		for (size_t i = 0; names[c] && i < n; i++)
+			if (!strcmp(f[i], names[c]))
+				lay->col[c] = (int)i;
+		if (names[c] && lay->col[c] < 0)
 			return -EINVAL;
+	}
 	return 0;
+}
+
+static int check_header(char **f, size_t n, struct layout *lay)
+{
+	if (!find_layout(f, n, header, lay) && n == COL_CNT)
+		return 0;
+	return find_layout(f, n, kernel_cmd_header, lay);
+}
+
+static const char *field(char **f, const struct layout *lay, int c, const char *def)
+{
+	return lay->col[c] < 0 ? def : f[lay->col[c]];
 }
 
 /* The inverse of csv_field's "\n". */
@@ -194,8 +224,9 @@ static char *unescape_newlines(const char *s)
 	return out;
 }
 
-static int add_row(struct recorded *rec, char **f, size_t *cap)
+static int add_row(struct recorded *rec, char **f, const struct layout *lay, size_t *cap)
 {
+	const char *msg = field(f, lay, COL_MSG, "");
 	struct rec_row *r;
 
 	if (rec->cnt == *cap) {
@@ -209,12 +240,13 @@ static int add_row(struct recorded *rec, char **f, size_t *cap)
 	}
 	r = &rec->rows[rec->cnt];
 	memset(r, 0, sizeof(*r));
-	r->key = make_key(f[COL_OBJECT], f[COL_PROG], f[COL_MODE]);
-	r->stage = strdup(f[COL_STAGE]);
-	r->error = unescape_newlines(f[COL_ERROR]);
-	r->verdict = kverdict_parse(f[COL_VERDICT]);
-	r->err = atoi(f[COL_ERRNO]);
-	r->msg_match = !strcmp(f[COL_MSG], "yes") ? 1 : !strcmp(f[COL_MSG], "no") ? 0 : -1;
+	r->key = make_key(field(f, lay, COL_OBJECT, ""), field(f, lay, COL_PROG, ""),
+			  field(f, lay, COL_MODE, "priv"));
+	r->stage = strdup(field(f, lay, COL_STAGE, ""));
+	r->error = unescape_newlines(field(f, lay, COL_ERROR, ""));
+	r->verdict = kverdict_parse(field(f, lay, COL_VERDICT, ""));
+	r->err = atoi(field(f, lay, COL_ERRNO, "0"));
+	r->msg_match = !strcmp(msg, "yes") ? 1 : !strcmp(msg, "no") ? 0 : -1;
 	rec->cnt++;
 	if (!r->key || !r->stage || !r->error)
 		return -ENOMEM;
@@ -223,9 +255,10 @@ static int add_row(struct recorded *rec, char **f, size_t *cap)
 
 static int parse_file(FILE *f, struct recorded *rec, char *err, size_t err_sz)
 {
-	char *line = NULL, *fields[COL_CNT + 1];
+	char *line = NULL, *fields[MAX_FIELDS];
 	size_t sz = 0, cap = 0, lineno = 0, n;
 	bool seen_header = false;
+	struct layout lay;
 	int rc = 0;
 
 	while (!rc && getline(&line, &sz, f) > 0) {
@@ -237,12 +270,12 @@ static int parse_file(FILE *f, struct recorded *rec, char *err, size_t err_sz)
 		}
 		if (line[0] == '\n')
 			continue;
-		n = csv_split(line, fields, COL_CNT + 1);
+		n = csv_split(line, fields, MAX_FIELDS);
 		if (!seen_header) {
-			rc = check_header(fields, n);
+			rc = check_header(fields, n, &lay);
 			seen_header = true;
 		} else {
-			rc = n == COL_CNT ? add_row(rec, fields, &cap) : -EINVAL;
+			rc = n == lay.fields ? add_row(rec, fields, &lay, &cap) : -EINVAL;
 		}
 		if (rc == -EINVAL)
 			snprintf(err, err_sz, "line %zu: not a recorded verdict row", lineno);

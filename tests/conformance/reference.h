@@ -84,6 +84,9 @@ int live_run(struct live_ctx *ctx, const struct live_test *t, struct kref *out);
  *   object,program,mode,verdict,errno,stage,msg_match,error
  * object is the file name (verifier_and.bpf.o), mode priv or unpriv,
  * verdict one of kverdict_name(), msg_match yes, no or empty.
+ * The csv of `bpfvet kernel -o csv` is read too (file_name, prog_name,
+ * kernel_verdict, kernel_errno, kernel_stage, kernel_error; other columns
+ * ignored): its per-program loads count as priv runs.
  */
 struct recorded;
 
