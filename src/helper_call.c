@@ -286,10 +286,11 @@ static enum access_type arg_access(uint32_t arg_type)
 	return (arg_type & MEM_WRITE) ? ACCESS_WRITE : ACCESS_READ;
 }
 
-static int check_arg_by_kind(struct vet_env *env, uint32_t arg, struct call_meta *meta,
-			     const struct helper_proto *fn)
+/* arg_type is the prototype's, after resolve_map_arg_type. */
+static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_type,
+			     struct call_meta *meta, const struct helper_proto *fn)
 {
-	uint32_t regno = BPF_REG_1 + arg, arg_type = fn->arg_type[arg];
+	uint32_t regno = BPF_REG_1 + arg;
 	struct reg_state *reg = &cur_regs(env)[regno];
 	bool raw_done;
 	int err = 0;
@@ -415,7 +416,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 	}
 	if (reg->ref_obj_id && base_type(arg_type) != ARG_KPTR_XCHG_DEST)
 		meta->ref_obj_id = reg->ref_obj_id;
-	return check_arg_by_kind(env, arg, meta, fn);
+	return check_arg_by_kind(env, arg, arg_type, meta, fn);
 }
 
 /* Invalidates every copy of a released reference. */
@@ -647,7 +648,9 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		if (err)
 			return err;
 	}
-	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
+	err = record_func_map(env, meta.map_ptr, meta.func_id);
+	if (!err)
+		err = record_func_key(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
 	/* Output buffers on the stack are now initialised. */
@@ -688,6 +691,10 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		regs[BPF_REG_0].ref_obj_id = id;
 	}
 	refine_retval(env, fn, &meta);
+	/* The kernel checks the map against the helper only now, after R0. */
+	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
+	if (err)
+		return err;
 	if (helper_changes_pkt_data(meta.func_id))
 		clear_all_pkt_pointers(env);
 	return 0;

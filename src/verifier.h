@@ -249,11 +249,15 @@ int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, i
 int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
 			   bool zero_ok, bool direct);
 int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
-int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
-				 int func_id);
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
+
+/* map_compat.c: which maps go with which helpers */
+int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
+				 int func_id);
+int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id);
+int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id);
 
 /* btfptr.c: BTF-typed pointers, sockets */
 bool reg_is_trusted(const struct reg_state *reg);
