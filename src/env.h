@@ -254,6 +254,7 @@ struct subprog_info {
 };
 
 struct scc_visit;
+struct map_record;
 
 /* A pending path: the state to resume and where. */
 struct stack_elem {
@@ -314,6 +315,8 @@ struct vet_env {
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;
 	size_t map_cnt;
+	/* Special fields of each map's value, parallel to maps. */
+	struct map_record *map_records;
 	uint32_t prog_type;
 	uint32_t expected_attach_type;
 	uint32_t prog_flags;

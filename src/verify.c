@@ -83,7 +83,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	    (!env->bpf_capable && env->insn_cnt > 4096))
 		return -E2BIG;
 	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
-	return env->aux ? 0 : -ENOMEM;
+	if (!env->aux)
+		return -ENOMEM;
+	return records_init(env);
 }
 
 static void env_free(struct vet_env *env)
@@ -95,6 +97,7 @@ static void env_free(struct vet_env *env)
 		free(env->cur);
 	}
 	free(env->aux);
+	records_free(env);
 	log_free(&env->log);
 }
 
