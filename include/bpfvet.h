@@ -47,8 +47,11 @@ struct bpfvet_map;
 struct bpfvet_open_opts {
 	size_t sz;
 	/* Program type for every program, by kernel name ("xdp",
-	 * "socket_filter", "sched_cls", ...). NULL infers it from the
-	 * section name with libbpf's rules. */
+	 * "socket_filter", "sched_cls", ...) or by libbpf section name
+	 * ("cgroup/connect4", which also gives the attach type). NULL
+	 * infers it from the section name with libbpf's rules. With a type,
+	 * an object whose code is all in .text (built without SEC()) gets
+	 * its global functions as programs; libbpf would find none. */
 	const char *prog_type;
 	/* Where to write a one-line reason when opening fails. */
 	char *errbuf;

@@ -53,6 +53,153 @@ static bool needs_btf(const struct loader *ld)
 	return false;
 }
 
+static bool ref_ok(const struct btf *btf, uint32_t id)
+{
+	return id < btf__type_cnt(btf);
+}
+
+static bool name_ok(const struct btf *btf, uint32_t off)
+{
+	return btf__str_by_offset(btf, off) != NULL;
+}
+
+static bool members_ok(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_member *m = btf_members(t);
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!ref_ok(btf, m[i].type) || !name_ok(btf, m[i].name_off))
+			return false;
+	return true;
+}
+
+static bool params_ok(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_param *p = btf_params(t);
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!ref_ok(btf, p[i].type) || !name_ok(btf, p[i].name_off))
+			return false;
+	return ref_ok(btf, t->type);
+}
+
+static bool enum_names_ok(const struct btf *btf, const struct btf_type *t)
+{
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++) {
+		uint32_t off = btf_is_enum(t) ? btf_enum(t)[i].name_off :
+						btf_enum64(t)[i].name_off;
+
+		if (!name_ok(btf, off))
+			return false;
+	}
+	return true;
+}
+
+static bool datasec_ok(const struct btf *btf, const struct btf_type *t)
+{
+	const struct btf_var_secinfo *vs = btf_var_secinfos(t);
+	uint16_t i;
+
+	for (i = 0; i < btf_vlen(t); i++)
+		if (!ref_ok(btf, vs[i].type))
+			return false;
+	return true;
+}
+
+static bool type_ok(const struct btf *btf, const struct btf_type *t)
+{
+	if (!name_ok(btf, t->name_off))
+		return false;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_FWD:
+	case BTF_KIND_FLOAT:
+		return true;
+	case BTF_KIND_ARRAY:
+		return ref_ok(btf, btf_array(t)->type) &&
+		       ref_ok(btf, btf_array(t)->index_type);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return members_ok(btf, t);
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		return enum_names_ok(btf, t);
+	case BTF_KIND_FUNC_PROTO:
+		return params_ok(btf, t);
+	case BTF_KIND_DATASEC:
+		return datasec_ok(btf, t);
+	default:	/* PTR, TYPEDEF, modifiers, FUNC, VAR, tags */
+		return ref_ok(btf, t->type);
+	}
+}
+
+/*
+ * libbpf 1.1 parses type records but does not check that the ids and
+ * names they refer to exist, and some of its helpers dereference them
+ * blindly: a corrupted object must be caught here.
+ */
+static bool btf_refs_ok(const struct btf *btf)
+{
+	uint32_t i, n = btf__type_cnt(btf);
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (!t || !type_ok(btf, t))
+			return false;
+	}
+	return true;
+}
+
+int btf_align_of(const struct btf *btf, uint32_t id, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int align, max_align = 1;
+	uint16_t i;
+
+	if (!t || depth > MAX_MOD_DEPTH)
+		return -EINVAL;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_FLOAT:
+		return t->size == 0 ? -EINVAL : t->size < 8 ? (int)t->size : 8;
+	case BTF_KIND_PTR:
+		return 8;
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		return btf_align_of(btf, t->type, depth + 1);
+	case BTF_KIND_ARRAY:
+		return btf_align_of(btf, btf_array(t)->type, depth + 1);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		for (i = 0; i < btf_vlen(t); i++) {
+			const struct btf_member *m = &btf_members(t)[i];
+
+			align = btf_align_of(btf, m->type, depth + 1);
+			if (align <= 0)
+				return align ? align : -EINVAL;
+			if (align > max_align)
+				max_align = align;
+			/* A misaligned member means a packed struct. */
+			if (!btf_member_bitfield_size(t, i) &&
+			    btf_member_bit_offset(t, i) % (8 * align))
+				return 1;
+		}
+		return t->size % max_align ? 1 : max_align;
+	default:
+		return -EINVAL;
+	}
+}
+
 int btf_open(struct loader *ld)
 {
 	const struct elf_sec *sec = elf_file_sec(&ld->elf, ld->btf_shndx);
@@ -68,8 +215,13 @@ int btf_open(struct loader *ld)
 	if (sec->size > UINT32_MAX)
 		return errbuf_set(ld->eb, -E2BIG, ".BTF is too large");
 	btf = btf__new(sec->data, (uint32_t)sec->size);
+	err = btf ? 0 : errno ? -errno : -EINVAL;
+	if (btf && !btf_refs_ok(btf)) {
+		btf__free(btf);
+		btf = NULL;
+		err = -EINVAL;
+	}
 	if (!btf) {
-		err = errno ? -errno : -EINVAL;
 		/* libbpf carries on without BTF when nothing requires it. */
 		if (needs_btf(ld))
 			return errbuf_set(ld->eb, err, "cannot parse .BTF (%s)",
@@ -157,7 +309,11 @@ static int fix_datasec(struct loader *ld, struct btf_type *t)
 			size_t idx = elf_file_sec_by_name(&ld->elf, name);
 			const struct elf_sec *sec = elf_file_sec(&ld->elf, idx);
 
-			if (!sec || !sec->loaded || !sec->size || sec->size > UINT32_MAX)
+			if (sec && sec->size > UINT32_MAX)
+				return errbuf_set(ld->eb, -E2BIG,
+						  "section %s is too large (%zu bytes)",
+						  name, sec->size);
+			if (!sec || !sec->loaded || !sec->size)
 				return errbuf_set(ld->eb, -ENOENT,
 						  "BTF section %s: cannot find its size", name);
 			t->size = (uint32_t)sec->size;

@@ -324,6 +324,9 @@ static int visit_helper_call(struct vet_env *env, uint32_t t)
 {
 	const struct bpfvet_insn *insn = &env->insns[t];
 
+	if (insn->src_reg == 0 && helper_changes_pkt_data(insn->imm))
+		env->subprogs[env->aux[t].subprog].changes_pkt_data = true;
+
 	if (insn->src_reg == 0 && helper_is_async_callback_calling(insn->imm))
 		mark_prune(env, t);
 	if (insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) {
@@ -420,4 +423,93 @@ out:
 	free(w.state);
 	free(w.stack);
 	return ret;
+}
+
+/* A subprogram that calls one changing packet data changes it too. */
+void cfg_propagate_pkt_changes(struct vet_env *env)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < env->insn_cnt; i++) {
+			const struct bpfvet_insn *insn = &env->insns[i];
+			struct subprog_info *caller = &env->subprogs[env->aux[i].subprog];
+			int callee;
+
+			if (!is_pseudo_call(insn) || caller->changes_pkt_data)
+				continue;
+			callee = subprog_at(env, i + (uint32_t)insn->imm + 1);
+			if (callee >= 0 && env->subprogs[callee].changes_pkt_data) {
+				caller->changes_pkt_data = true;
+				changed = true;
+			}
+		}
+	}
+}
+
+/* Successors inside the subprogram: fall-through (if any) first, then the
+ * jump target. Calls continue at the next instruction. */
+int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2])
+{
+	const struct bpfvet_insn *insn = &env->insns[i];
+	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+	bool jmp_class = cls == BPF_JMP || cls == BPF_JMP32;
+	bool can_jump = jmp_class && op != BPF_CALL && op != BPF_EXIT;
+	bool can_fall = !jmp_class || (op != BPF_EXIT && op != BPF_JA);
+	int n = 0;
+
+	if (can_fall)
+		succ[n++] = i + (insn_is_ldimm64(insn) ? 2 : 1);
+	if (can_jump)
+		succ[n++] = (uint32_t)((int64_t)i + 1 +
+				       (insn->code == (BPF_JMP32 | BPF_JA) ? insn->imm : insn->off));
+	return n;
+}
+
+/* Depth-first post-order of each subprogram's instructions, successors
+ * first: the order in which backward analyses visit instructions. */
+int cfg_postorder(struct vet_env *env)
+{
+	uint32_t n = env->insn_cnt, cur = 0;
+	uint32_t *stack = calloc(n, sizeof(*stack));
+	uint8_t *state = calloc(n, 1);
+	enum { SEEN = 1, DONE = 2 };
+
+	env->postorder = calloc(n, sizeof(*env->postorder));
+	if (!stack || !state || !env->postorder) {
+		free(stack);
+		free(state);
+		return -ENOMEM;
+	}
+	for (uint32_t sp = 0; sp < env->subprog_cnt; sp++) {
+		uint32_t top_sz = 1;
+
+		env->subprogs[sp].postorder_start = cur;
+		stack[0] = env->subprogs[sp].start;
+		while (top_sz) {
+			uint32_t top = stack[top_sz - 1], succ[2];
+			int cnt;
+
+			state[top] |= SEEN;
+			if (state[top] & DONE) {
+				if (cur < n)
+					env->postorder[cur++] = top;
+				top_sz--;
+				continue;
+			}
+			cnt = insn_successors(env, top, succ);
+			for (int k = 0; k < cnt; k++) {
+				if (succ[k] < n && !state[succ[k]] && top_sz < n) {
+					stack[top_sz++] = succ[k];
+					state[succ[k]] |= SEEN;
+				}
+			}
+			state[top] |= DONE;
+		}
+	}
+	env->subprogs[env->subprog_cnt].postorder_start = cur;
+	free(stack);
+	free(state);
+	return 0;
 }

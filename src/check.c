@@ -43,6 +43,39 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	return &elem->st;
 }
 
+/* A pending path that starts from scratch (async callbacks): one empty
+ * frame, set up by the caller. */
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx)
+{
+	struct stack_elem *elem = calloc(1, sizeof(*elem));
+
+	if (!elem) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	elem->insn_idx = insn_idx;
+	elem->prev_insn_idx = prev_insn_idx;
+	elem->log_pos = (uint32_t)log_pos(&env->log);
+	elem->next = env->head;
+	env->head = elem;
+	env->stack_size++;
+	if (env->stack_size > COMPLEXITY_LIMIT_JMP_SEQ) {
+		verbose(env, "The sequence of %u jumps is too complex for async cb.\n",
+			env->stack_size);
+		env->err = -E2BIG;
+		return NULL;
+	}
+	elem->st.branches = 1;
+	elem->st.in_sleepable = false;
+	elem->st.frame[0] = calloc(1, sizeof(*elem->st.frame[0]));
+	if (!elem->st.frame[0]) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	return &elem->st;
+}
+
 /* Resumes the most recent pending path. Returns -ENOENT when none is left. */
 static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 		     uint32_t *insn_idx, bool pop_log)
@@ -198,7 +231,10 @@ static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (err)
 		return err;
 	if (st->curframe) {
-		err = prepare_func_exit(env, &env->insn_idx);
+		err = stack_live_update(env);
+		if (!err)
+			err = prepare_func_exit(env, &env->insn_idx);
+		stack_live_reset_chain(env);
 		if (err)
 			return err;
 		*action = EXIT_CONTINUE;
@@ -318,7 +354,11 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	err = update_branch_counts(env, env->cur);
 	if (err)
 		return err;
+	err = stack_live_update(env);
+	if (err)
+		return err;
 	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);
+	stack_live_reset_chain(env);
 	if (err == -ENOENT) {
 		*done = true;
 		return 0;
@@ -392,7 +432,11 @@ int do_check(struct vet_env *env)
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;
-		err = do_insn(env, insn, &path_done, &print_from);
+		err = stack_live_begin_insn(env);
+		if (!err)
+			err = do_insn(env, insn, &path_done, &print_from);
+		if (!err)
+			err = stack_live_commit_insn(env);
 		if (err)
 			return err;
 		if (path_done) {

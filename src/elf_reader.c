@@ -42,19 +42,40 @@ static int check_header(Elf *elf, struct errbuf *eb)
 	return 0;
 }
 
+/* libelf quietly reports zero sections when the header table is cut off:
+ * say what is wrong instead. */
+static int check_shdrs(Elf *elf, size_t size, size_t cnt, struct errbuf *eb)
+{
+	Elf64_Ehdr *eh = elf64_getehdr(elf);
+	size_t want = eh && eh->e_shnum ? eh->e_shnum : cnt;
+
+	if (!eh || eh->e_shoff == 0 || want == 0)
+		return errbuf_set(eb, -EINVAL, "no section headers");
+	if (eh->e_shentsize != sizeof(Elf64_Shdr))
+		return errbuf_set(eb, -EINVAL, "section header size %u, want %zu",
+				  eh->e_shentsize, sizeof(Elf64_Shdr));
+	if (eh->e_shoff > size || want > (size - eh->e_shoff) / sizeof(Elf64_Shdr))
+		return errbuf_set(eb, -EINVAL,
+				  "section headers lie outside the file (truncated?)");
+	if (cnt == 0)
+		return errbuf_set(eb, -EINVAL, "no section headers");
+	return 0;
+}
+
 static int read_sec(struct elf_file *ef, Elf_Scn *scn, size_t shstrndx,
 		    struct errbuf *eb)
 {
 	size_t idx = elf_ndxscn(scn);
 	struct elf_sec *sec;
-	Elf64_Shdr *sh;
+	GElf_Shdr gsh, *sh = &gsh;
 	Elf_Data *d;
 
 	if (idx == 0 || idx >= ef->sec_cnt)
 		return errbuf_set(eb, -EINVAL, "bad section index %zu", idx);
 	sec = &ef->secs[idx];
-	sh = elf64_getshdr(scn);
-	if (!sh)
+	/* gelf copies the header: libelf may hand out misaligned
+	 * pointers into the image on x86. */
+	if (!gelf_getshdr(scn, sh))
 		return errbuf_set(eb, -EINVAL, "cannot read section header %zu: %s",
 				  idx, elf_errmsg(-1));
 	sec->shdr = *sh;
@@ -93,8 +114,13 @@ static int read_symtab(struct elf_file *ef, struct errbuf *eb)
 					  "symbol table entry size %llu, want %zu",
 					  (unsigned long long)sec->shdr.sh_entsize,
 					  sizeof(Elf64_Sym));
-		ef->syms = sec->data;
+		/* A private, aligned copy: symbols are read field by field. */
 		ef->sym_cnt = sec->size / sizeof(Elf64_Sym);
+		ef->syms = calloc(ef->sym_cnt ? ef->sym_cnt : 1, sizeof(Elf64_Sym));
+		if (!ef->syms)
+			return errbuf_set(eb, -ENOMEM, "out of memory");
+		if (ef->sym_cnt)
+			memcpy(ef->syms, sec->data, ef->sym_cnt * sizeof(Elf64_Sym));
 		ef->symtab_idx = i;
 		ef->strtab_idx = sec->shdr.sh_link;
 	}
@@ -125,9 +151,12 @@ int elf_file_open(struct elf_file *ef, const void *buf, size_t size,
 	err = check_header(ef->elf, eb);
 	if (err)
 		return err;
-	if (elf_getshdrnum(ef->elf, &ef->sec_cnt) || ef->sec_cnt == 0)
+	if (elf_getshdrnum(ef->elf, &ef->sec_cnt))
 		return errbuf_set(eb, -EINVAL, "cannot read the section count: %s",
 				  elf_errmsg(-1));
+	err = check_shdrs(ef->elf, size, ef->sec_cnt, eb);
+	if (err)
+		return err;
 	if (elf_getshdrstrndx(ef->elf, &shstrndx) || shstrndx == 0 ||
 	    shstrndx >= ef->sec_cnt)
 		return errbuf_set(eb, -EINVAL, "bad section name table index");
@@ -153,6 +182,7 @@ void elf_file_close(struct elf_file *ef)
 	if (ef->elf)
 		elf_end(ef->elf);
 	free(ef->secs);
+	free(ef->syms);
 	memset(ef, 0, sizeof(*ef));
 }
 

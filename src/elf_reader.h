@@ -34,7 +34,7 @@ struct elf_file {
 	Elf *elf;
 	struct elf_sec *secs;	/* indexed by ELF section index */
 	size_t sec_cnt;		/* including the null section 0 */
-	const Elf64_Sym *syms;
+	Elf64_Sym *syms;		/* aligned copy */
 	size_t sym_cnt;
 	size_t symtab_idx;
 	size_t strtab_idx;

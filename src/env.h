@@ -249,12 +249,18 @@ struct subprog_info {
 	bool changes_pkt_data;
 	bool might_sleep;
 	bool tail_call_reachable;
+	bool called;		/* global function called somewhere */
+	bool verified;
+	bool unreliable;	/* BTF prototype does not match a caller */
+	bool priv_stack;
+	uint32_t postorder_start;
 	const char *name;
 	uint32_t btf_func_id;
 };
 
 struct scc_visit;
 struct map_record;
+struct stack_live;
 
 /* A pending path: the state to resume and where. */
 struct stack_elem {
@@ -347,6 +353,8 @@ struct vet_env {
 	struct state_list **explored;
 	struct state_list *free_list;
 	struct scc_visit *scc_visits;
+	struct stack_live *slive;
+	uint32_t *postorder;	/* per subprogram, subprogs[].postorder_start */
 
 	struct idmap idmap;
 	struct verifier_stats stats;

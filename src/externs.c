@@ -97,7 +97,7 @@ static int init_kcfg(struct loader *ld, struct ld_extern *ext,
 		return errbuf_set(ld->eb, -EOPNOTSUPP,
 				  "extern function %s cannot be in .kconfig", ext->name);
 	sz = btf__resolve_size(btf, t->type);
-	align = btf__align_of(btf, t->type);
+	align = btf_align_of(btf, t->type, 0);
 	if (sz <= 0 || sz > UINT32_MAX || align <= 0)
 		return errbuf_set(ld->eb, -EINVAL,
 				  "extern (kconfig) %s: cannot size its type", ext->name);

@@ -122,8 +122,8 @@ static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type
 	return check_btf_arg_type(env, regno, arg_type, meta->func_id);
 }
 
-static int check_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
-			     uint32_t regno, uint32_t arg_type)
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type)
 {
 	if (arg_type & OBJ_RELEASE) {
 		if (base_type(arg_type) == ARG_PTR_TO_DYNPTR && reg->type == PTR_TO_STACK)
@@ -395,7 +395,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 	} else {
 		err = check_reg_type(env, regno, arg_type, meta);
 		if (!err)
-			err = check_arg_reg_off(env, reg, regno, arg_type);
+			err = check_func_arg_reg_off(env, reg, regno, arg_type);
 		if (err)
 			return err;
 	}

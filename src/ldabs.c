@@ -50,5 +50,17 @@ int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
 		scratch_reg(env, r);
 	}
 	reg_mark_unknown(env, &regs[BPF_REG_0]);
+	if (!env->cur->curframe)
+		return 0;
+	/* At run time a failed load returns 0 from the whole subprogram:
+	 * explore that hidden exit now, the load's success path later. */
+	scratch_reg(env, BPF_REG_0);
+	if (!push_stack(env, env->insn_idx + 1, env->insn_idx, false))
+		return env->err ? env->err : -ENOMEM;
+	reg_set_known(&regs[BPF_REG_0], 0);
+	err = prepare_func_exit(env, &env->insn_idx);
+	if (err)
+		return err;
+	env->insn_idx--;
 	return 0;
 }

@@ -102,32 +102,6 @@ static struct use_def insn_use_def(const struct vet_env *env, const struct bpfve
 	return ud;
 }
 
-/* Successors within the same subprogram (calls return to the next insn). */
-static int successors(const struct vet_env *env, uint32_t i, uint32_t succ[2])
-{
-	const struct bpfvet_insn *insn = &env->insns[i];
-	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
-
-	if (cls != BPF_JMP && cls != BPF_JMP32) {
-		succ[0] = i + (insn_is_ldimm64(insn) ? 2 : 1);
-		return 1;
-	}
-	switch (op) {
-	case BPF_EXIT:
-		return 0;
-	case BPF_CALL:
-		succ[0] = i + 1;
-		return 1;
-	case BPF_JA:
-		succ[0] = (uint32_t)((int64_t)i + 1 + (cls == BPF_JMP ? insn->off : insn->imm));
-		return 1;
-	default:
-		succ[0] = i + 1;
-		succ[1] = (uint32_t)((int64_t)i + 1 + insn->off);
-		return 2;
-	}
-}
-
 static void print_live_table(struct vet_env *env)
 {
 	char text[256];
@@ -165,7 +139,7 @@ int compute_live_registers(struct vet_env *env)
 		for (uint32_t k = env->insn_cnt; k-- > 0;) {
 			uint32_t succ[2];
 			uint16_t out = 0, in;
-			int n = successors(env, k, succ);
+			int n = insn_successors(env, k, succ);
 
 			for (int j = 0; j < n; j++)
 				if (succ[j] < env->insn_cnt)

@@ -169,6 +169,8 @@ int btf_open(struct loader *ld);
 int btf_fixup_datasecs(struct loader *ld);
 int btf_fixup_externs(struct loader *ld);
 int btf_finalize(struct loader *ld);
+/* Alignment of a type as libbpf computes it, without trusting the BTF. */
+int btf_align_of(const struct btf *btf, uint32_t id, int depth);
 /* Linkage of a BTF FUNC (kept in its vlen bits). */
 #define btf_func_linkage(t) ((unsigned int)btf_vlen(t))
 /* Follows typedefs and modifiers; returns NULL on a bad or looping id. */
@@ -181,8 +183,17 @@ void btf_ext_free(struct loader *ld);
 int btf_ext_append(struct loader *ld, struct bpfvet_program *prog,
 		   const struct func *fn);
 
-/* maps.c */
+/* maps.c, maps_legacy.c, maps_btf.c */
 int maps_init(struct loader *ld);
+int maps_legacy(struct loader *ld);
+int maps_legacy_link(struct loader *ld);
+int maps_btf(struct loader *ld);
+struct bpfvet_map *maps_add(struct loader *ld);
+int maps_set_names(struct loader *ld, struct bpfvet_map *m, const char *name,
+		   const char *real_name);
+int maps_set_slot(struct loader *ld, struct bpfvet_map *m, size_t slot,
+		  const char *target);
+bool map_is_map_in_map(uint32_t type);
 int maps_collect_btf_relos(struct loader *ld, const struct elf_sec *rsec);
 int maps_link(struct loader *ld);
 void maps_free_one(struct bpfvet_map *map);

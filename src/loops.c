@@ -36,31 +36,6 @@ struct scc_visit {
 	uint32_t num_backedges;
 };
 
-/* Successors for the SCC pass: fall-through first, then the jump target. */
-static int scc_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2])
-{
-	const struct bpfvet_insn *insn = &env->insns[i];
-	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
-	int n = 0;
-
-	if (cls != BPF_JMP && cls != BPF_JMP32) {
-		succ[n++] = i + (insn_is_ldimm64(insn) ? 2 : 1);
-	} else if (op == BPF_EXIT) {
-		return 0;
-	} else if (op == BPF_CALL) {
-		succ[n++] = i + 1;
-	} else if (op == BPF_JA) {
-		succ[n++] = (uint32_t)((int64_t)i + 1 + (cls == BPF_JMP ? insn->off : insn->imm));
-	} else {
-		succ[n++] = i + 1;
-		succ[n++] = (uint32_t)((int64_t)i + 1 + insn->off);
-	}
-	for (int k = 0; k < n; k++)
-		if (succ[k] >= env->insn_cnt)
-			return k;
-	return n;
-}
-
 /* Tarjan's algorithm, iterative; components with two or more instructions
  * or a self-edge (or a callback-calling call: an implicit loop) get ids. */
 int compute_scc(struct vet_env *env)
@@ -83,7 +58,7 @@ int compute_scc(struct vet_env *env)
 		dfs[0] = i;
 		while (dfs_sz) {
 			uint32_t w = dfs[dfs_sz - 1], succ[2], t;
-			int cnt = scc_successors(env, w, succ);
+			int cnt = insn_successors(env, w, succ);
 			bool pushed = false, assign;
 
 			if (!pre[w]) {

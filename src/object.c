@@ -17,7 +17,7 @@
 #include "progtype.h"
 
 #define OBJ_NAME_MAX 15			/* libbpf keeps BPF_OBJ_NAME_LEN - 1 */
-#define MAX_FILE_SIZE (1ULL << 30)	/* far above any real BPF object */
+#define MAX_FILE_SIZE (256ULL << 20)	/* far above any real BPF object */
 
 /* Options structs may come from newer callers: bytes past the fields we
  * know must be zero (libbpf's rule). */
@@ -243,9 +243,18 @@ static int read_file(const char *path, void **bufp, size_t *sizep,
 	ssize_t n;
 	int fd, err = 0;
 
+	struct stat st;
+
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errbuf_set(eb, -errno, "%s", strerror(errno));
+	/* Refuse a huge regular file before reading it; other files (pipes,
+	 * devices) are read up to the same bound. */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    (unsigned long long)st.st_size > MAX_FILE_SIZE) {
+		close(fd);
+		return errbuf_set(eb, -EFBIG, "file is too large");
+	}
 	for (;;) {
 		if (!buf || len == cap) {
 			if (buf)

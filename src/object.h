@@ -2,7 +2,8 @@
 /*
  * In-memory form of a BPF object after a libbpf-style load: maps, programs
  * with their relocated instructions and the BTF side tables. The loader
- * (loader*.c) fills these; everything else only reads them.
+ * (object.c and the steps listed in loader.h) fills these; everything
+ * else only reads them.
  *
  * Conventions for relocated instructions (what the kernel would see, with
  * map indexes where the kernel would see fds):
@@ -35,7 +36,7 @@ struct bpfvet_map {
 	uint32_t value_size;
 	uint32_t max_entries;
 	uint32_t flags;
-	uint32_t map_extra;
+	uint64_t map_extra;	/* 64 bits: an arena's address */
 	uint32_t numa_node;
 	uint32_t pinning;
 	/* BTF type ids in the object's BTF (0 when absent). */

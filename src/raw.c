@@ -156,16 +156,14 @@ static int find_subprogs(struct errbuf *eb, struct bpfvet_program *p)
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	}
 	for (i = 0; i < p->insn_cnt; i++) {
-		char name[48];
+		char name[32];
 
 		if (!start[i])
 			continue;
 		if (k)
 			p->subprogs[k - 1].len = i - p->subprogs[k - 1].start;
-		snprintf(name, sizeof(name), "%s", i ? "" : p->name);
-		if (i)
-			snprintf(name, sizeof(name), "sub_%zu", i);
-		p->subprogs[k].name = strdup(name);
+		snprintf(name, sizeof(name), "sub_%zu", i);
+		p->subprogs[k].name = strdup(i ? name : p->name);
 		p->subprogs[k].start = i;
 		p->subprogs[k].global = i == 0;
 		p->subprog_cnt = ++k;

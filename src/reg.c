@@ -148,9 +148,10 @@ bool reg_type_is_map(uint32_t type)
 	}
 }
 
+/* Exact types: a maybe-NULL socket pointer is not dereferenceable. */
 bool reg_type_is_sk_pointer(uint32_t type)
 {
-	switch (base_type(type)) {
+	switch (type) {
 	case PTR_TO_SOCKET:
 	case PTR_TO_SOCK_COMMON:
 	case PTR_TO_TCP_SOCK:

@@ -86,7 +86,7 @@ static struct retval_rule prog_retval_rule(const struct vet_env *env)
 	}
 }
 
-static void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
+void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
 				 struct retval_range range, const char *ctx,
 				 const char *reg_name)
 {
@@ -106,7 +106,7 @@ static void print_invalid_scalar(struct vet_env *env, const struct reg_state *re
 	verbose(env, " should have been in [%d, %d]\n", range.minval, range.maxval);
 }
 
-static bool within(struct retval_range r, const struct reg_state *reg, bool is32)
+bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32)
 {
 	if (is32)
 		return r.minval <= reg->b.s32_min && reg->b.s32_max <= r.maxval;
@@ -128,7 +128,7 @@ int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
 	err = mark_chain_precision(env, regno);
 	if (err)
 		return err;
-	if (!within(range, reg, is32)) {
+	if (!retval_within(range, reg, is32)) {
 		print_invalid_scalar(env, reg, range, ctx, reg_name);
 		return -EINVAL;
 	}

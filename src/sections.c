@@ -314,12 +314,19 @@ static int check_overlaps(struct loader *ld)
 	return 0;
 }
 
-/* Without any SEC()-annotated program, .text's global functions are the
- * programs: an object built without sections still has something to check. */
+/*
+ * libbpf never loads .text functions on their own. When the object has no
+ * other program and the caller names a program type, .text's global
+ * functions become the programs, so that an object built without SEC()
+ * can still be checked; without a type the object has no program, as in
+ * libbpf.
+ */
 static void promote_text(struct loader *ld)
 {
 	size_t i;
 
+	if (!ld->have_override)
+		return;
 	for (i = 0; i < ld->func_cnt; i++)
 		if (ld->funcs[i].entry)
 			return;

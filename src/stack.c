@@ -220,7 +220,8 @@ static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 	if (err)
 		return err;
 	scratch_slot(env, spi);
-	stack_live_note_write(env, f, spi, off, size);
+	if (size == BPF_REG_SIZE)
+		stack_live_write(env, f->frameno, 1ull << spi);
 	if (reg && !(off % BPF_REG_SIZE) && reg->type == SCALAR_VALUE && env->bpf_capable) {
 		bool fits = reg_bit_width(reg) <= 8 * size;
 
@@ -415,7 +416,9 @@ static int read_fixed(struct vet_env *env, struct func_state *f, int off, int si
 	uint32_t hist = hist_stack_flags(f->frameno, spi);
 
 	scratch_slot(env, spi);
-	stack_live_note_read(env, f, spi, off, size);
+	err = stack_live_read(env, f->frameno, 1ull << spi);
+	if (err)
+		return err;
 	if (slot_is_spill(s)) {
 		int spill_size = 1;
 
@@ -543,11 +546,11 @@ int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int siz
 		uint8_t *bt = &s->slot_type[slot % BPF_REG_SIZE];
 
 		if (*bt == STACK_MISC)
-			continue;
+			goto mark;
 		if (*bt == STACK_ZERO || (*bt == STACK_INVALID && env->allow_uninit_stack)) {
 			if (clobber)
 				*bt = STACK_MISC;
-			continue;
+			goto mark;
 		}
 		if (slot_is_spill(s) && (s->spilled_ptr.type == SCALAR_VALUE ||
 					 env->allow_ptr_leaks)) {
@@ -556,7 +559,7 @@ int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int siz
 				for (int j = 0; j < BPF_REG_SIZE; j++)
 					scrub_byte(&s->slot_type[j]);
 			}
-			continue;
+			goto mark;
 		}
 		if (tnum_is_const(reg->b.var_off)) {
 			verbose(env, "invalid read from stack R%u off %d+%d size %d\n",
@@ -567,6 +570,10 @@ int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int siz
 				regno, tn, i - min_off, size);
 		}
 		return -EACCES;
+mark:
+		err = stack_live_read(env, f->frameno, 1ull << spi);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -91,34 +91,6 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 	return false;
 }
 
-int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
-		    uint32_t *insn_idx)
-{
-	(void)insn; (void)insn_idx;
-	return unsupported(env, "bpf-to-bpf call");
-}
-
-int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
-{
-	(void)insn_idx;
-	return unsupported(env, "return from subprogram");
-}
-
-int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
-		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind)
-{
-	(void)insn; (void)insn_idx; (void)subprogno; (void)kind;
-	return unsupported(env, "callback");
-}
-
-int subprog_at(const struct vet_env *env, uint32_t insn_idx)
-{
-	for (uint32_t i = 0; i < env->subprog_cnt; i++)
-		if (env->subprogs[i].start == insn_idx)
-			return (int)i;
-	return -1;
-}
-
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 			  struct reg_state *dst)
 {
@@ -137,17 +109,6 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 	return unsupported(env, "speculative path exploration");
 }
 
-void stack_live_query_init(struct vet_env *env, const struct vstate *st)
-{
-	(void)env; (void)st;
-}
-
-bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi)
-{
-	(void)env; (void)frameno; (void)spi;
-	return true;
-}
-
 bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
 {
 	(void)env; (void)cur;
@@ -158,18 +119,6 @@ bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
 {
 	(void)old; (void)cur;
 	return false;
-}
-
-void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
-			   int size)
-{
-	(void)env; (void)f; (void)spi; (void)off; (void)size;
-}
-
-void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
-			  int size)
-{
-	(void)env; (void)f; (void)spi; (void)off; (void)size;
 }
 
 bool ctx_has_conversion(const struct vet_env *env)
@@ -184,8 +133,3 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
 	return -1;
 }
 
-int check_max_stack_depth(struct vet_env *env)
-{
-	(void)env;
-	return 0;
-}

@@ -94,6 +94,9 @@ int cfg_find_subprogs(struct vet_env *env);
 int cfg_check_subprogs(struct vet_env *env);
 int cfg_check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
+int cfg_postorder(struct vet_env *env);
+int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
+void cfg_propagate_pkt_changes(struct vet_env *env);
 
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
@@ -103,6 +106,8 @@ const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx);
 /* check.c */
 struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 			  uint32_t prev_insn_idx, bool speculative);
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx);
 void free_pending_paths(struct vet_env *env);
 int do_check(struct vet_env *env);
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
@@ -254,6 +259,13 @@ struct call_meta {
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type);
+
+/* globals.c */
+int check_subprog_call_args(struct vet_env *env, uint32_t sub, struct reg_state *regs);
+int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f);
+int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 
 /* calls.c: bpf-to-bpf calls and callbacks */
@@ -332,12 +344,16 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
 
 /* stack_live.c: stack-slot liveness */
+int stack_live_init(struct vet_env *env);
+void stack_live_free(struct vet_env *env);
+void stack_live_reset_chain(struct vet_env *env);
+int stack_live_begin_insn(struct vet_env *env);
+int stack_live_commit_insn(struct vet_env *env);
+int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask);
+void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask);
+int stack_live_update(struct vet_env *env);
 void stack_live_query_init(struct vet_env *env, const struct vstate *st);
 bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
-void stack_live_note_write(struct vet_env *env, struct func_state *f, int spi, int off,
-			   int size);
-void stack_live_note_read(struct vet_env *env, struct func_state *f, int spi, int off,
-			  int size);
 
 /* liveness.c */
 int compute_live_registers(struct vet_env *env);
@@ -358,5 +374,8 @@ int unsupported(struct vet_env *env, const char *what);
 struct retval_rule;
 int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
 		   bool is32, const char *ctx, const char *reg_name);
+bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32);
+void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
+			  struct retval_range range, const char *ctx, const char *reg_name);
 
 #endif

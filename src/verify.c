@@ -57,6 +57,7 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 		    const struct bpfvet_verify_opts *opts)
 {
 	const char *lic;
+	int err;
 
 	memset(env, 0, sizeof(*env));
 	env->prog = prog;
@@ -85,24 +86,27 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
 	if (!env->aux)
 		return -ENOMEM;
-	return records_init(env);
+	err = records_init(env);
+	if (err)
+		return err;
+	return stack_live_init(env);
 }
+
+static void end_pass(struct vet_env *env);
 
 static void env_free(struct vet_env *env)
 {
-	free_pending_paths(env);
-	free_explored_states(env);
-	if (env->cur) {
-		state_clear(env->cur);
-		free(env->cur);
-	}
+	end_pass(env);
+	stack_live_free(env);
+	free(env->postorder);
 	free(env->aux);
 	records_free(env);
 	log_free(&env->log);
 }
 
-/* Entry state of the main program: R1 = ctx, R10 = fp. */
-static int init_main_state(struct vet_env *env)
+/* Entry state of a pass: the main program (R1 = ctx) or a global
+ * function verified on its own (registers from its BTF prototype). */
+static int init_entry_state(struct vet_env *env, uint32_t subprog)
 {
 	struct vstate *st = calloc(1, sizeof(*st));
 	struct func_state *f;
@@ -115,11 +119,71 @@ static int init_main_state(struct vet_env *env)
 		return -ENOMEM;
 	st->frame[0] = f;
 	st->branches = 1;
-	st->curframe = 0;
-	st->first_insn_idx = 0;
 	st->in_sleepable = env->prog_flags & BPF_F_SLEEPABLE;
-	frame_init(env, f, -1, 0, 0);
-	reg_mark_ptr(&f->regs[BPF_REG_1], PTR_TO_CTX);
+	st->first_insn_idx = env->subprogs[subprog].start;
+	frame_init(env, f, -1, 0, subprog);
+	scratch_all(env);
+	if (!subprog) {
+		reg_mark_ptr(&f->regs[BPF_REG_1], PTR_TO_CTX);
+		return 0;
+	}
+	return init_global_entry(env, subprog, f);
+}
+
+static void end_pass(struct vet_env *env)
+{
+	free_pending_paths(env);
+	free_explored_states(env);
+	if (env->cur) {
+		state_clear(env->cur);
+		free(env->cur);
+		env->cur = NULL;
+	}
+}
+
+/* One walk from a subprogram's entry, with fresh explored states. */
+static int run_pass(struct vet_env *env, uint32_t subprog)
+{
+	int err;
+
+	env->insn_idx = env->subprogs[subprog].start;
+	env->prev_linfo = -1;
+	err = init_explored_states(env);
+	if (!err)
+		err = init_entry_state(env, subprog);
+	if (!err)
+		err = do_check(env);
+	return err;
+}
+
+/* Global functions are verified once each, after the main program, as
+ * long as some verified code calls them. */
+static int check_global_subprogs(struct vet_env *env)
+{
+	uint32_t new_cnt;
+	int err;
+
+	do {
+		new_cnt = 0;
+		for (uint32_t i = 1; i < env->subprog_cnt; i++) {
+			struct subprog_info *sp = &env->subprogs[i];
+
+			if (!sp->is_global || !sp->called || sp->verified)
+				continue;
+			end_pass(env);
+			if (log_enabled(&env->log))
+				verbose(env, "Validating %s() func#%u...\n",
+					sp->name ? sp->name : "?", i);
+			err = run_pass(env, i);
+			if (err)
+				return err;
+			if (log_enabled(&env->log))
+				verbose(env, "Func#%u ('%s') is safe for any args that match its prototype\n",
+					i, sp->name ? sp->name : "?");
+			sp->verified = true;
+			new_cnt++;
+		}
+	} while (new_cnt);
 	return 0;
 }
 
@@ -141,32 +205,31 @@ static int run_static_checks(struct vet_env *env)
 	if (!err)
 		print_subprog_starts(env);
 	if (!err)
+		err = check_btf_subprogs(env);
+	if (!err)
 		err = cfg_check_insns(env);
 	if (!err)
 		err = cfg_walk(env);
 	if (!err)
+		err = cfg_postorder(env);
+	if (!err)
+		cfg_propagate_pkt_changes(env);
+	if (!err)
 		err = compute_scc(env);
 	if (!err)
 		err = compute_live_registers(env);
-	if (!err)
-		err = init_explored_states(env);
 	return err;
 }
 
 static int run_walk(struct vet_env *env)
 {
-	int err = init_main_state(env);
+	int err = run_pass(env, 0);
 
-	if (err)
-		return err;
-	if (env->log.level & LOG_LEVEL1 || env->log.level & LOG_LEVEL2) {
-		verbose(env, "%u:", 0u);
-		print_state(env, env->cur);
-	}
-	err = do_check(env);
-	if (err)
-		return err;
-	return check_max_stack_depth(env);
+	if (!err && env->prog->func_info_cnt)
+		err = check_global_subprogs(env);
+	if (!err)
+		err = check_max_stack_depth(env);
+	return err;
 }
 
 static void print_stats(struct vet_env *env, uint64_t ns)

@@ -29,7 +29,8 @@ static void dump_usage(FILE *f)
 	fprintf(f,
 		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE]\n"
 		"  -p GLOB   only programs whose name or section matches GLOB\n"
-		"  -t TYPE   program type for every program (xdp, sched_cls, ...)\n");
+		"  -t TYPE   program type for every program (xdp, sched_cls, ...);\n"
+		"            objects without SEC() then get their .text functions\n");
 }
 
 /* libbpf's BTF parser prints its own warnings; our messages suffice. */
@@ -81,6 +82,20 @@ static const char *type_str(const char *name, char *buf, size_t sz, uint32_t v)
 	return buf;
 }
 
+/* Initial contents of a map-in-map or prog_array: " init=0:a,2:b". */
+static void print_slots(const struct bpfvet_map *m)
+{
+	const char *sep = " init=";
+	size_t i;
+
+	for (i = 0; i < m->init_cnt; i++) {
+		if (!m->init_slots[i])
+			continue;
+		printf("%s%zu:%s", sep, i, m->init_slots[i]);
+		sep = ",";
+	}
+}
+
 static void print_map(const struct bpfvet_object *obj, size_t i)
 {
 	const struct bpfvet_map *m = bpfvet_object__map(obj, i);
@@ -93,6 +108,7 @@ static void print_map(const struct bpfvet_object *obj, size_t i)
 	       m->key_size, m->value_size, m->max_entries, m->flags);
 	if (in)
 		printf(" inner=%s", bpfvet_map__name(in));
+	print_slots(m);
 	if (m->origin == BPFVET_MAP_INNER)
 		printf(" (inner map template)");
 	printf("\n");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Legacy map definitions: libbpf 0.x's 20-byte struct bpf_map_def in
- * "maps", and the 28-byte samples/bpf form (with inner_map_idx and
+ * "maps" (global and static), and the 28-byte samples/bpf form (with inner_map_idx and
  * numa_node) in "maps/samples". */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -38,6 +38,15 @@ struct legacy_def SEC("maps") flows = {
 	.map_flags = BPF_F_NO_COMMON_LRU,
 };
 
+/* A static map is referenced through the section symbol, with its
+ * offset in the instruction. */
+static struct legacy_def SEC("maps") st_map = {
+	.type = BPF_MAP_TYPE_ARRAY,
+	.key_size = 4,
+	.value_size = 2,
+	.max_entries = 3,
+};
+
 /* Declared before its template, but placed by offset: inner_map_idx 1
  * counts the maps of the section in offset order. */
 struct samples_def SEC("maps/samples") s_outer = {
@@ -67,6 +76,8 @@ int legacy_prog(struct __sk_buff *skb)
 		(*cnt)++;
 	if (bpf_map_lookup_elem(&flows, flow))
 		return 1;
+	if (bpf_map_lookup_elem(&st_map, &key))
+		return 2;
 	return bpf_map_lookup_elem(&s_outer, &key) != 0;
 }
 

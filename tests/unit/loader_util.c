@@ -1,9 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "loader_util.h"
+
+static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+void lu_quiet_libbpf(void)
+{
+	libbpf_set_print(quiet);
+}
 
 struct bpfvet_object *lu_open(struct test_ctx *t, const char *name,
 			      const char *prog_type)

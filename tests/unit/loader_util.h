@@ -15,6 +15,8 @@ struct bpfvet_program *lu_prog(struct test_ctx *t, const struct bpfvet_object *o
 			       const char *name);
 const struct bpfvet_map *lu_map(struct test_ctx *t, const struct bpfvet_object *obj,
 				const char *name, int *idx);
+/* Silences libbpf's own warnings (its BTF parser talks on stderr). */
+void lu_quiet_libbpf(void);
 /* Reads a whole file; caller frees. NULL on error. */
 void *lu_read(const char *path, size_t *size);
 

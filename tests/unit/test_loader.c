@@ -5,9 +5,12 @@
  * BTF fix-ups, checked against concrete values.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <elf.h>
 
 #include <bpf/btf.h>
 
@@ -426,30 +429,34 @@ static void test_map_relocs(struct test_ctx *t)
 
 static void test_legacy_maps(struct test_ctx *t)
 {
+	/* Symbol-table order: the static (local) map comes first. */
 	static const struct want_map want[] = {
+		{ "st_map", BPF_MAP_TYPE_ARRAY, 4, 2, 3, 0, BPFVET_MAP_LEGACY, NULL },
 		{ "counters", BPF_MAP_TYPE_PERCPU_ARRAY, 4, 8, 256, 0, BPFVET_MAP_LEGACY, NULL },
 		{ "flows", BPF_MAP_TYPE_LRU_HASH, 16, 32, 4096, BPF_F_NO_COMMON_LRU, BPFVET_MAP_LEGACY,
 		  NULL },
 		{ "s_outer", BPF_MAP_TYPE_HASH_OF_MAPS, 4, 4, 8, 0, BPFVET_MAP_LEGACY, "s_inner" },
 		{ "s_inner", BPF_MAP_TYPE_ARRAY, 4, 4, 1, 0, BPFVET_MAP_LEGACY, NULL },
 	};
-	static const struct ld lds[] = { { 1, 0, 0 }, { 1, 1, 0 }, { 1, 2, 0 } };
+	/* counters, flows, st_map (through the section symbol), s_outer. */
+	static const struct ld lds[] = { { 1, 1, 0 }, { 1, 2, 0 }, { 1, 0, 0 }, { 1, 3, 0 } };
 	struct bpfvet_object *obj = lu_open(t, "loader_legacy", NULL);
 	struct bpfvet_program *p;
 
 	if (!obj)
 		return;
 	check_maps(t, obj, want, sizeof(want) / sizeof(want[0]));
-	if (bpfvet_object__map_cnt(obj) == 4) {
-		CHECK_INT(t, obj->maps[0].sec_off, 0);
-		CHECK_INT(t, obj->maps[1].sec_off, 20);
-		CHECK_INT(t, obj->maps[2].sec_off, 0);
-		CHECK_INT(t, obj->maps[3].sec_off, 28);
-		CHECK(t, obj->maps[0].sec_idx != obj->maps[2].sec_idx);
+	if (bpfvet_object__map_cnt(obj) == 5) {
+		CHECK_INT(t, obj->maps[0].sec_off, 40);
+		CHECK_INT(t, obj->maps[1].sec_off, 0);
+		CHECK_INT(t, obj->maps[2].sec_off, 20);
+		CHECK_INT(t, obj->maps[3].sec_off, 0);
+		CHECK_INT(t, obj->maps[4].sec_off, 28);
+		CHECK(t, obj->maps[1].sec_idx != obj->maps[3].sec_idx);
 	}
 	p = lu_prog(t, obj, "legacy_prog");
 	if (p)
-		check_lds(t, p, lds, 3);
+		check_lds(t, p, lds, 4);
 	bpfvet_object__close(obj);
 }
 
@@ -728,6 +735,87 @@ static void test_btf_ext(struct test_ctx *t)
 	bpfvet_object__close(obj);
 }
 
+
+struct want_core {
+	uint32_t insn;
+	const char *access;
+};
+
+static void check_core(struct test_ctx *t, const struct bpfvet_object *obj,
+		       const struct bpfvet_program *p, const struct want_core *w, size_t n)
+{
+	size_t i;
+
+	CHECK_INT(t, p->core_relo_cnt, n);
+	for (i = 0; i < n && i < p->core_relo_cnt; i++) {
+		const struct bpfvet_core_relo *r = &p->core_relos[i];
+		const struct btf_type *bt = btf__type_by_id(obj->btf, r->type_id);
+		const char *acc = btf__name_by_offset(obj->btf, r->access_str_off);
+
+		CHECK_MSG(t, r->insn_off == w[i].insn && r->kind == 0 /* FIELD_BYTE_OFFSET */ &&
+			  acc && !strcmp(acc, w[i].access),
+			  "%s: CO-RE %zu at %u kind %u access %s", p->name, i, r->insn_off, r->kind,
+			  acc ? acc : "?");
+		CHECK(t, bt && btf_is_struct(bt) &&
+			 !strcmp(btf__name_by_offset(obj->btf, bt->name_off), "task_like"));
+	}
+}
+
+/* CO-RE records follow their function: read_flags's lands at 5 in one
+ * program and at 7 in the other. */
+static void test_core_relos(struct test_ctx *t)
+{
+	static const struct want_core a[] = { { 0, "0:1" }, { 5, "0:2" } };
+	static const struct want_core b[] = { { 0, "0:0" }, { 1, "0:1" }, { 7, "0:2" } };
+	struct bpfvet_object *obj = lu_open(t, "loader_core", NULL);
+	struct bpfvet_program *p;
+
+	if (!obj)
+		return;
+	p = lu_prog(t, obj, "core_a");
+	if (p) {
+		check_core(t, obj, p, a, 2);
+		CHECK_INT(t, p->line_info_cnt, 6);
+	}
+	p = lu_prog(t, obj, "core_b");
+	if (p) {
+		check_core(t, obj, p, b, 3);
+		CHECK_INT(t, p->line_info_cnt, 8);
+	}
+	bpfvet_object__close(obj);
+}
+
+/* Without any SEC(), libbpf sees no program; given a type, .text's
+ * global functions become the programs. */
+static void test_text_only(struct test_ctx *t)
+{
+	static const struct want_sub first[] = {
+		{ "first", 0, 3, true }, { "twice", 3, 3, false },
+	};
+	struct bpfvet_object *obj = lu_open(t, "loader_textonly", NULL);
+	struct bpfvet_program *p;
+
+	if (obj) {
+		CHECK_INT(t, bpfvet_object__prog_cnt(obj), 0);
+		bpfvet_object__close(obj);
+	}
+	obj = lu_open(t, "loader_textonly", "sched_cls");
+	if (!obj)
+		return;
+	CHECK_INT(t, bpfvet_object__prog_cnt(obj), 2);
+	p = lu_prog(t, obj, "first");
+	if (p) {
+		CHECK(t, p->type_known && p->type == BPF_PROG_TYPE_SCHED_CLS);
+		CHECK_STR(t, p->sec_name, ".text");
+		check_subprogs(t, p, first, 2);
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_CALL && p->insns[1].imm == 1);
+	}
+	p = lu_prog(t, obj, "second");
+	if (p)
+		CHECK(t, p->insns[1].src_reg == BPF_PSEUDO_CALL && p->insns[1].imm == 2);
+	bpfvet_object__close(obj);
+}
+
 /* ------------------------------------------------------------------ */
 /* Opening errors                                                      */
 /* ------------------------------------------------------------------ */
@@ -786,9 +874,354 @@ static void test_open_mem_name(struct test_ctx *t)
 	bpfvet_object__close(obj);
 }
 
+
+/* ------------------------------------------------------------------ */
+/* Malformed input                                                     */
+/* ------------------------------------------------------------------ */
+
+static const char *const all_objs[] = {
+	"loader_sections", "loader_maps", "loader_relocs", "loader_legacy",
+	"loader_iproute2", "loader_core", "loader_textonly",
+};
+
+struct img {
+	uint8_t *buf;
+	size_t size;
+};
+
+static bool img_load(struct test_ctx *t, const char *name, struct img *im)
+{
+	char path[256];
+
+	test_prog_path(path, sizeof(path), name);
+	im->buf = lu_read(path, &im->size);
+	CHECK_MSG(t, im->buf != NULL, "cannot read %s", path);
+	return im->buf != NULL;
+}
+
+/* Opens (a copy of) bytes; on success walks everything the object
+ * exposes, so that sanitizers see any bad pointer. Returns open's code;
+ * err receives the message. */
+static int try_open(const void *buf, size_t size, char *err, size_t err_sz)
+{
+	struct bpfvet_open_opts opts = { .sz = sizeof(opts), .errbuf = err,
+					 .errbuf_sz = err_sz };
+	struct bpfvet_object *obj = NULL;
+	volatile unsigned long sum = 0;
+	size_t i, j, n;
+	int rc;
+
+	err[0] = '\0';
+	rc = bpfvet_object__open_mem(buf, size, "mutant", &opts, &obj);
+	if (rc)
+		return rc;
+	for (i = 0; i < bpfvet_object__map_cnt(obj); i++) {
+		const struct bpfvet_map *m = bpfvet_object__map(obj, i);
+		const uint8_t *v = bpfvet_map__initial_value(m, &n);
+
+		sum += strlen(bpfvet_map__name(m)) + m->value_size;
+		for (j = 0; v && j < n; j++)
+			sum += v[j];
+		for (j = 0; j < m->init_cnt; j++)
+			sum += m->init_slots[j] ? strlen(m->init_slots[j]) : 0;
+	}
+	for (i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
+		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+		const struct bpfvet_insn *insns = bpfvet_program__insns(p, &n);
+
+		for (j = 0; j < n; j++)
+			sum += (unsigned long)insns[j].imm;
+		for (j = 0; j < p->subprog_cnt; j++)
+			sum += p->subprogs[j].start + p->subprogs[j].len + strlen(p->subprogs[j].name);
+		for (j = 0; j < p->extern_cnt; j++)
+			sum += strlen(p->externs[j].name);
+		for (j = 0; j < p->line_info_cnt; j++)
+			sum += p->line_info[j].insn_off;
+	}
+	(void)sum;
+	bpfvet_object__close(obj);
+	return 0;
+}
+
+/* Every truncation of a valid object cuts its section header table (at
+ * the end of the file): each must fail cleanly, with a message. */
+static void test_truncated(struct test_ctx *t)
+{
+	char err[256];
+	struct img im;
+	size_t f, len;
+
+	for (f = 0; f < sizeof(all_objs) / sizeof(all_objs[0]); f++) {
+		if (!img_load(t, all_objs[f], &im))
+			continue;
+		for (len = 1; len < im.size; len += len < 512 ? 1 : 7) {
+			int rc = try_open(im.buf, len, err, sizeof(err));
+
+			CHECK_MSG(t, rc < 0 && err[0], "%s cut at %zu: rc %d, \"%s\"",
+				  all_objs[f], len, rc, err);
+		}
+		free(im.buf);
+	}
+}
+
+/* xorshift: deterministic mutations, the same on every run. */
+static uint32_t next_rand(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static void test_byte_flips(struct test_ctx *t)
+{
+	char err[256];
+	struct img im;
+	size_t f;
+	int i, fails = 0, oks = 0;
+
+	for (f = 0; f < sizeof(all_objs) / sizeof(all_objs[0]); f++) {
+		uint32_t seed = 0x9e3779b9u + (uint32_t)f;
+		uint8_t *mut;
+
+		if (!img_load(t, all_objs[f], &im))
+			continue;
+		mut = malloc(im.size);
+		for (i = 0; mut && i < 1500; i++) {
+			int k, flips = 1 + (int)(next_rand(&seed) % 4);
+			int rc;
+
+			memcpy(mut, im.buf, im.size);
+			for (k = 0; k < flips; k++)
+				mut[next_rand(&seed) % im.size] ^= (uint8_t)(1 + next_rand(&seed) % 255);
+			rc = try_open(mut, im.size, err, sizeof(err));
+			CHECK_MSG(t, rc == 0 || err[0], "%s mutant %d: rc %d without a message",
+				  all_objs[f], i, rc);
+			rc ? fails++ : oks++;
+		}
+		free(mut);
+		free(im.buf);
+	}
+	/* Both outcomes occur: flips in code or strings are often harmless. */
+	CHECK(t, fails > 0 && oks > 0);
+}
+
+/* Minimal ELF editing for crafted cases. */
+static Elf64_Shdr *shdr(struct img *im, size_t idx)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im->buf;
+
+	return (Elf64_Shdr *)(im->buf + eh->e_shoff + idx * sizeof(Elf64_Shdr));
+}
+
+static size_t sec_by_name(struct img *im, const char *name)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im->buf;
+	const char *names = (const char *)im->buf + shdr(im, eh->e_shstrndx)->sh_offset;
+	size_t i;
+
+	for (i = 1; i < eh->e_shnum; i++)
+		if (!strcmp(names + shdr(im, i)->sh_name, name))
+			return i;
+	return 0;
+}
+
+static void expect_error(struct test_ctx *t, struct img *im, const char *what,
+			 int want_rc, const char *want_msg)
+{
+	char err[256];
+	int rc = try_open(im->buf, im->size, err, sizeof(err));
+
+	CHECK_MSG(t, rc == want_rc && strstr(err, want_msg),
+		  "%s: rc %d \"%s\", want %d \"...%s...\"", what, rc, err, want_rc, want_msg);
+}
+
+static void test_crafted_header(struct test_ctx *t)
+{
+	struct img im;
+	Elf64_Ehdr *eh;
+
+	if (!img_load(t, "loader_maps", &im))
+		return;
+	eh = (Elf64_Ehdr *)im.buf;
+	eh->e_machine = EM_X86_64;
+	expect_error(t, &im, "x86-64 object", -EINVAL, "not a BPF object (e_machine 62, want 247)");
+	eh->e_machine = EM_BPF;
+	eh->e_type = ET_EXEC;
+	expect_error(t, &im, "executable", -EINVAL, "not a relocatable object");
+	eh->e_type = ET_REL;
+	eh->e_ident[EI_CLASS] = ELFCLASS32;
+	expect_error(t, &im, "32-bit", -EINVAL, "not a 64-bit ELF file");
+	free(im.buf);
+}
+
+static void test_crafted_relocs(struct test_ctx *t)
+{
+	struct img im;
+	Elf64_Shdr *rsh, *tsh;
+	Elf64_Rel *rel;
+	uint8_t *code;
+	size_t rs, i;
+
+	if (!img_load(t, "loader_maps", &im))
+		return;
+	rs = sec_by_name(&im, ".reltc");
+	CHECK(t, rs != 0);
+	if (!rs)
+		goto out;
+	rsh = shdr(&im, rs);
+	tsh = shdr(&im, rsh->sh_info);
+	rel = (Elf64_Rel *)(im.buf + rsh->sh_offset);
+	code = im.buf + tsh->sh_offset;
+	{
+		Elf64_Rel keep = rel[0];
+
+		rel[0].r_info = ELF64_R_INFO(0x7fff, ELF64_R_TYPE(keep.r_info));
+		expect_error(t, &im, "symbol index", -EINVAL, "symbol 32767 out of range");
+		rel[0] = keep;
+		rel[0].r_offset = tsh->sh_size + 8;
+		expect_error(t, &im, "offset past the end", -EINVAL, "is outside tc or misaligned");
+		rel[0].r_offset = 4;
+		expect_error(t, &im, "misaligned offset", -EINVAL, "is outside tc or misaligned");
+		/* Point the relocation at an instruction that takes none. */
+		for (i = 0; i < tsh->sh_size / 8; i++)
+			if (code[i * 8] != 0x18 && code[i * 8] != 0x85)
+				break;
+		rel[0].r_offset = i * 8;
+		expect_error(t, &im, "plain insn", -EINVAL, "neither LD_IMM64 nor CALL");
+		rel[0] = keep;
+	}
+	/* Relocation section with a bad entry size. */
+	rsh->sh_entsize = 24;
+	expect_error(t, &im, "entsize", -EINVAL, "has entry size 24, want 16");
+out:
+	free(im.buf);
+}
+
+static void test_crafted_sections(struct test_ctx *t)
+{
+	struct img im;
+	size_t idx;
+
+	if (!img_load(t, "loader_maps", &im))
+		return;
+	idx = sec_by_name(&im, "tc");
+	if (idx) {
+		uint64_t keep = shdr(&im, idx)->sh_size;
+		char want[64];
+
+		shdr(&im, idx)->sh_size -= 4;
+		snprintf(want, sizeof(want), "code section tc has size %llu, not a multiple of 8",
+			 (unsigned long long)keep - 4);
+		expect_error(t, &im, "odd code size", -EINVAL, want);
+		shdr(&im, idx)->sh_size = 0x7fffffffffffULL;
+		expect_error(t, &im, "huge code section", -EINVAL, "cannot read section");
+		shdr(&im, idx)->sh_size = keep;
+	}
+	idx = sec_by_name(&im, ".bss");
+	if (idx) {
+		/* NOBITS: libelf does not mind, the map size does. */
+		shdr(&im, idx)->sh_size = 0x100000000ULL;
+		expect_error(t, &im, "huge .bss", -E2BIG, "section .bss is too large");
+		shdr(&im, idx)->sh_size = 8;
+	}
+	idx = sec_by_name(&im, ".BTF");
+	if (idx) {
+		im.buf[shdr(&im, idx)->sh_offset] ^= 0xff;	/* BTF magic */
+		expect_error(t, &im, "bad BTF", -EINVAL, "cannot parse .BTF");
+	}
+	free(im.buf);
+	CHECK(t, idx != 0);
+}
+
+static Elf64_Sym *sym_by_name(struct img *im, const char *name)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im->buf;
+	size_t i, j;
+
+	for (i = 1; i < eh->e_shnum; i++) {
+		Elf64_Shdr *sh = shdr(im, i);
+		const char *str;
+		Elf64_Sym *syms;
+
+		if (sh->sh_type != SHT_SYMTAB)
+			continue;
+		syms = (Elf64_Sym *)(im->buf + sh->sh_offset);
+		str = (const char *)im->buf + shdr(im, sh->sh_link)->sh_offset;
+		for (j = 0; j < sh->sh_size / sizeof(Elf64_Sym); j++)
+			if (!strcmp(str + syms[j].st_name, name))
+				return &syms[j];
+	}
+	return NULL;
+}
+
+static void test_crafted_functions(struct test_ctx *t)
+{
+	struct img im;
+	Elf64_Sym *sym;
+
+	if (!img_load(t, "loader_sections", &im))
+		return;
+	sym = sym_by_name(&im, "p_socket");
+	CHECK(t, sym != NULL);
+	if (sym) {
+		unsigned char keep = sym->st_info;
+
+		/* libbpf refuses static programs outside .text. */
+		sym->st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
+		expect_error(t, &im, "static program", -EOPNOTSUPP,
+			     "section socket: program p_socket is static");
+		sym->st_info = keep;
+	}
+	sym = sym_by_name(&im, "xdp_a");
+	CHECK(t, sym != NULL);
+	if (sym) {
+		sym->st_size = 24;	/* runs into xdp_b */
+		expect_error(t, &im, "overlap", -EINVAL, "section xdp: functions xdp_a and xdp_b overlap");
+		sym->st_size = 12;
+		expect_error(t, &im, "odd function", -EINVAL,
+			     "section xdp: function xdp_a has bad offset 0 or size 12");
+		sym->st_size = 16;
+		sym->st_value = 48;	/* past the 48-byte section */
+		expect_error(t, &im, "function past the end", -EINVAL,
+			     "function xdp_a at offset 48 crosses the section end");
+	}
+	free(im.buf);
+}
+
+static void test_crafted_legacy(struct test_ctx *t)
+{
+	struct img im;
+	size_t idx;
+	uint32_t *def;
+
+	if (!img_load(t, "loader_legacy", &im))
+		return;
+	idx = sec_by_name(&im, "maps/samples");
+	CHECK(t, idx != 0);
+	if (idx) {
+		/* s_outer's inner_map_idx (word 5) beyond the 2 maps. */
+		def = (uint32_t *)(im.buf + shdr(&im, idx)->sh_offset);
+		def[5] = 7;
+		expect_error(t, &im, "inner_map_idx", -EINVAL,
+			     "map s_outer: inner map index 7 out of range (2 maps)");
+		def[5] = 1;
+		shdr(&im, idx)->sh_size = 55;	/* not a multiple of 2 maps */
+		expect_error(t, &im, "legacy size", -EINVAL,
+			     "cannot tell the map definition size (2 maps in 55 bytes)");
+		shdr(&im, idx)->sh_size = 50;	/* 25-byte definitions */
+		expect_error(t, &im, "legacy overflow", -EINVAL,
+			     "map s_inner lies outside the section");
+	}
+	free(im.buf);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
+
+	/* Mutants make libbpf's BTF parser complain on stderr. */
+	lu_quiet_libbpf();
 
 	RUN(&t, test_section_types);
 	RUN(&t, test_section_special);
@@ -802,7 +1235,16 @@ int main(void)
 	RUN(&t, test_externs);
 	RUN(&t, test_btf_fixups);
 	RUN(&t, test_btf_ext);
+	RUN(&t, test_core_relos);
+	RUN(&t, test_text_only);
 	RUN(&t, test_open_errors);
 	RUN(&t, test_open_mem_name);
+	RUN(&t, test_truncated);
+	RUN(&t, test_byte_flips);
+	RUN(&t, test_crafted_header);
+	RUN(&t, test_crafted_relocs);
+	RUN(&t, test_crafted_sections);
+	RUN(&t, test_crafted_legacy);
+	RUN(&t, test_crafted_functions);
 	return test_finish(&t);
 }

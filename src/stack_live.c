@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Stack-slot liveness, the Linux 6.18 way: reads and full 8-byte writes of
+ * stack slots are recorded during the walk against (call chain,
+ * instruction) pairs, and a backward data-flow fixpoint turns them into
+ * "slots that may still be read from here". Finished checkpoints forget
+ * the slots that no continuation reads, so that more states compare equal.
+ *
+ * Per call chain ("instance") and per frame reachable from it, each
+ * instruction keeps four slot masks: may_read (union over visits),
+ * must_write (intersection over visits), must_write_acc (written on every
+ * path to the subprogram's exit) and live_before (the result). A callee's
+ * entry masks flow into the call instruction of its caller's instance.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier.h"
+
+#define LIVE_BUCKETS 256
+
+struct callchain {
+	uint32_t callsites[MAX_CALL_FRAMES];	/* [curframe] = subprog start */
+	uint32_t sp_starts[MAX_CALL_FRAMES];
+	uint32_t curframe;
+};
+
+struct slot_masks {
+	uint64_t may_read;
+	uint64_t must_write;
+	uint64_t must_write_acc;
+	uint64_t live_before;
+};
+
+struct live_instance {
+	struct live_instance *next;
+	struct callchain cc;
+	uint32_t insn_cnt;
+	bool updated;
+	bool must_write_dropped;
+	struct slot_masks *frames[MAX_CALL_FRAMES];
+	bool *must_write_set;
+};
+
+struct stack_live {
+	struct live_instance *buckets[LIVE_BUCKETS];
+	struct live_instance *cur;
+	uint64_t write_acc[MAX_CALL_FRAMES];
+	uint32_t write_insn;
+	struct live_instance *query[MAX_CALL_FRAMES];
+	uint32_t query_curframe;
+	uint32_t query_insn;
+};
+
+static bool disabled(const struct vet_env *env)
+{
+	return env->opts_off & (BPFVET_NO_STACK_LIVENESS | BPFVET_NO_LIVENESS);
+}
+
+int stack_live_init(struct vet_env *env)
+{
+	env->slive = calloc(1, sizeof(*env->slive));
+	return env->slive ? 0 : -ENOMEM;
+}
+
+void stack_live_free(struct vet_env *env)
+{
+	if (!env->slive)
+		return;
+	for (int b = 0; b < LIVE_BUCKETS; b++) {
+		while (env->slive->buckets[b]) {
+			struct live_instance *in = env->slive->buckets[b];
+
+			env->slive->buckets[b] = in->next;
+			for (int f = 0; f < MAX_CALL_FRAMES; f++)
+				free(in->frames[f]);
+			free(in->must_write_set);
+			free(in);
+		}
+	}
+	free(env->slive);
+	env->slive = NULL;
+}
+
+static void compute_callchain(const struct vet_env *env, const struct vstate *st,
+			      uint32_t frameno, struct callchain *cc)
+{
+	memset(cc, 0, sizeof(*cc));
+	for (uint32_t i = 0; i <= frameno; i++) {
+		cc->sp_starts[i] = env->subprogs[st->frame[i]->subprogno].start;
+		if (i < st->curframe)
+			cc->callsites[i] = (uint32_t)st->frame[i + 1]->callsite;
+	}
+	cc->curframe = frameno;
+	cc->callsites[frameno] = cc->sp_starts[frameno];
+}
+
+static uint32_t hash_callchain(const struct callchain *cc)
+{
+	uint32_t h = 2166136261u;
+
+	for (uint32_t i = 0; i <= cc->curframe; i++)
+		h = (h ^ cc->callsites[i]) * 16777619u;
+	return h % LIVE_BUCKETS;
+}
+
+static bool same_chain(const struct callchain *a, const struct callchain *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (uint32_t i = 0; i <= a->curframe; i++)
+		if (a->callsites[i] != b->callsites[i])
+			return false;
+	return true;
+}
+
+static struct live_instance *find_instance(struct vet_env *env, const struct callchain *cc)
+{
+	uint32_t b = hash_callchain(cc);
+	struct live_instance *in;
+	int sub;
+
+	for (in = env->slive->buckets[b]; in; in = in->next)
+		if (same_chain(&in->cc, cc))
+			return in;
+	sub = subprog_at(env, cc->sp_starts[cc->curframe]);
+	if (sub < 0)
+		return NULL;
+	in = calloc(1, sizeof(*in));
+	if (!in)
+		return NULL;
+	in->insn_cnt = env->subprogs[sub].end - env->subprogs[sub].start;
+	in->must_write_set = calloc(in->insn_cnt ? in->insn_cnt : 1, sizeof(bool));
+	if (!in->must_write_set) {
+		free(in);
+		return NULL;
+	}
+	in->cc = *cc;
+	in->next = env->slive->buckets[b];
+	env->slive->buckets[b] = in;
+	return in;
+}
+
+static struct live_instance *instance_of(struct vet_env *env, const struct vstate *st,
+					 uint32_t frameno)
+{
+	struct callchain cc;
+
+	compute_callchain(env, st, frameno, &cc);
+	return find_instance(env, &cc);
+}
+
+static uint32_t rel(const struct live_instance *in, uint32_t insn)
+{
+	return insn - in->cc.sp_starts[in->cc.curframe];
+}
+
+static struct slot_masks *masks_at(const struct live_instance *in, uint32_t frame,
+				   uint32_t insn)
+{
+	return in->frames[frame] ? &in->frames[frame][rel(in, insn)] : NULL;
+}
+
+static struct slot_masks *masks_alloc(struct live_instance *in, uint32_t frame, uint32_t insn)
+{
+	if (!in->frames[frame]) {
+		in->frames[frame] = calloc(in->insn_cnt ? in->insn_cnt : 1,
+					   sizeof(struct slot_masks));
+		if (!in->frames[frame])
+			return NULL;
+	}
+	return masks_at(in, frame, insn);
+}
+
+static int current_instance(struct vet_env *env)
+{
+	if (env->slive->cur)
+		return 0;
+	env->slive->cur = instance_of(env, env->cur, env->cur->curframe);
+	return env->slive->cur ? 0 : -ENOMEM;
+}
+
+void stack_live_reset_chain(struct vet_env *env)
+{
+	if (env->slive)
+		env->slive->cur = NULL;
+}
+
+static int mark_read(struct live_instance *in, uint32_t frame, uint32_t insn, uint64_t mask)
+{
+	struct slot_masks *m = masks_alloc(in, frame, insn);
+	uint64_t nr;
+
+	if (!m)
+		return -ENOMEM;
+	nr = m->may_read | mask;
+	if (nr != m->may_read && (nr | m->live_before) != m->live_before)
+		in->updated = true;
+	m->may_read = nr;
+	return 0;
+}
+
+int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask)
+{
+	int err;
+
+	if (disabled(env) || !mask)
+		return 0;
+	err = current_instance(env);
+	return err ? err : mark_read(env->slive->cur, frame, env->insn_idx, mask);
+}
+
+void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask)
+{
+	if (!disabled(env))
+		env->slive->write_acc[frame] |= mask;
+}
+
+static void reset_writes(struct stack_live *sl, uint32_t insn)
+{
+	sl->write_insn = insn;
+	memset(sl->write_acc, 0, sizeof(sl->write_acc));
+}
+
+int stack_live_begin_insn(struct vet_env *env)
+{
+	int err;
+
+	if (disabled(env))
+		return 0;
+	err = current_instance(env);
+	if (!err)
+		reset_writes(env->slive, env->insn_idx);
+	return err;
+}
+
+static int commit_writes(struct vet_env *env, struct live_instance *in)
+{
+	struct stack_live *sl = env->slive;
+	uint32_t idx;
+
+	if (!in || sl->write_insn < in->cc.sp_starts[in->cc.curframe])
+		return 0;
+	idx = rel(in, sl->write_insn);
+	if (idx >= in->insn_cnt)
+		return 0;
+	for (uint32_t f = 0; f <= in->cc.curframe; f++) {
+		uint64_t mask = sl->write_acc[f], old;
+		struct slot_masks *m;
+
+		if (!mask && !in->must_write_set[idx])
+			continue;
+		m = masks_alloc(in, f, sl->write_insn);
+		if (!m)
+			return -ENOMEM;
+		old = m->must_write;
+		if (in->must_write_set[idx])
+			mask &= old;
+		if (old != mask) {
+			m->must_write = mask;
+			in->updated = true;
+		}
+		if (old & ~mask)
+			in->must_write_dropped = true;
+	}
+	in->must_write_set[idx] = true;
+	sl->write_insn = 0;
+	return 0;
+}
+
+int stack_live_commit_insn(struct vet_env *env)
+{
+	if (disabled(env))
+		return 0;
+	return commit_writes(env, env->slive->cur);
+}
+
+static void fmt_chain(char *buf, size_t sz, const struct callchain *cc)
+{
+	size_t n = (size_t)snprintf(buf, sz, "(");
+
+	for (uint32_t i = 0; i <= cc->curframe && n < sz; i++)
+		n += (size_t)snprintf(buf + n, sz - n, "%s%u", i ? "," : "", cc->callsites[i]);
+	if (n < sz)
+		snprintf(buf + n, sz - n, ")");
+}
+
+static void fmt_slots(char *buf, size_t sz, uint64_t mask)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < 64 && n < sz; i++)
+		if (mask & (1ull << i))
+			n += (size_t)snprintf(buf + n, sz - n, "%s%d", n ? "," : "", -(i + 1) * 8);
+}
+
+static void log_change(struct vet_env *env, const struct callchain *cc, const char *what,
+		       uint32_t frame, uint32_t insn, uint64_t old, uint64_t new)
+{
+	uint64_t changed = old ^ new;
+	char chain[96], slots[512];
+
+	if (!changed)
+		return;
+	fmt_chain(chain, sizeof(chain), cc);
+	verbose(env, "%s frame %u insn %u ", chain, frame, insn);
+	if (new & changed) {
+		fmt_slots(slots, sizeof(slots), new & changed);
+		verbose(env, "+%s %s ", what, slots);
+	}
+	if (~new & changed) {
+		fmt_slots(slots, sizeof(slots), ~new & changed);
+		verbose(env, "-%s %s", what, slots);
+	}
+	verbose(env, "\n");
+}
+
+static bool update_insn(struct vet_env *env, struct live_instance *in, uint32_t frame,
+			uint32_t insn)
+{
+	uint32_t succ[2];
+	int n = insn_successors(env, insn, succ);
+	struct slot_masks *m;
+	uint64_t after = 0, acc = UINT64_MAX, before;
+	bool changed;
+
+	if (!n)
+		return false;
+	m = masks_at(in, frame, insn);
+	for (int s = 0; s < n; s++) {
+		const struct slot_masks *sm = masks_at(in, frame, succ[s]);
+
+		after |= sm->live_before;
+		acc &= sm->must_write_acc;
+	}
+	acc |= m->must_write;
+	before = (after & ~m->must_write) | m->may_read;
+	changed = before != m->live_before || acc != m->must_write_acc;
+	if ((env->log.level & LOG_LEVEL2) &&
+	    (m->may_read || m->must_write || insn == in->cc.sp_starts[in->cc.curframe] ||
+	     env->aux[insn].prune_point)) {
+		log_change(env, &in->cc, "live", frame, insn, m->live_before, before);
+		log_change(env, &in->cc, "written", frame, insn, m->must_write_acc, acc);
+	}
+	m->live_before = before;
+	m->must_write_acc = acc;
+	return changed;
+}
+
+/* Marks of a callee's entry become the call instruction's in the caller. */
+static int propagate_to_caller(struct vet_env *env, struct live_instance *in)
+{
+	struct callchain cc = in->cc;
+	uint32_t start = cc.sp_starts[cc.curframe], callsite;
+	struct live_instance *outer;
+
+	cc.callsites[cc.curframe] = 0;
+	cc.sp_starts[cc.curframe] = 0;
+	cc.curframe--;
+	cc.callsites[cc.curframe] = cc.sp_starts[cc.curframe];
+	outer = find_instance(env, &cc);
+	if (!outer)
+		return -ENOMEM;
+	callsite = in->cc.callsites[in->cc.curframe - 1];
+	reset_writes(env->slive, callsite);
+	for (uint32_t f = 0; f < in->cc.curframe; f++) {
+		const struct slot_masks *m = masks_at(in, f, start);
+		int err;
+
+		if (!m)
+			continue;
+		env->slive->write_acc[f] |= m->must_write_acc;
+		err = mark_read(outer, f, callsite, m->live_before);
+		if (err)
+			return err;
+	}
+	return commit_writes(env, outer);
+}
+
+static int update_instance(struct vet_env *env, struct live_instance *in)
+{
+	uint32_t start = in->cc.sp_starts[in->cc.curframe];
+	int sub = subprog_at(env, start), rounds = 0;
+	char chain[96];
+	bool changed;
+
+	if (sub < 0)
+		return -EFAULT;
+	if (in->must_write_dropped)
+		for (uint32_t f = 0; f <= in->cc.curframe; f++)
+			for (uint32_t i = 0; in->frames[f] && i < in->insn_cnt; i++)
+				in->frames[f][i].must_write_acc = 0;
+	do {
+		rounds++;
+		changed = false;
+		for (uint32_t f = 0; f <= in->cc.curframe; f++) {
+			if (!in->frames[f])
+				continue;
+			for (uint32_t i = env->subprogs[sub].postorder_start;
+			     i < env->subprogs[sub + 1].postorder_start; i++)
+				changed |= update_insn(env, in, f, env->postorder[i]);
+		}
+	} while (changed);
+	if (env->log.level & LOG_LEVEL2) {
+		fmt_chain(chain, sizeof(chain), &in->cc);
+		verbose(env, "%s live stack update done in %d iterations\n", chain, rounds);
+	}
+	return in->cc.curframe ? propagate_to_caller(env, in) : 0;
+}
+
+int stack_live_update(struct vet_env *env)
+{
+	if (disabled(env))
+		return 0;
+	env->slive->cur = NULL;
+	for (int f = (int)env->cur->curframe; f >= 0; f--) {
+		struct live_instance *in = instance_of(env, env->cur, (uint32_t)f);
+		int err;
+
+		if (!in)
+			return -ENOMEM;
+		if (!in->updated)
+			continue;
+		err = update_instance(env, in);
+		if (err)
+			return err;
+		in->updated = false;
+		in->must_write_dropped = false;
+	}
+	return 0;
+}
+
+void stack_live_query_init(struct vet_env *env, const struct vstate *st)
+{
+	struct stack_live *sl = env->slive;
+
+	if (disabled(env))
+		return;
+	memset(sl->query, 0, sizeof(sl->query));
+	for (uint32_t f = 0; f <= st->curframe; f++)
+		sl->query[f] = instance_of(env, st, f);
+	sl->query_curframe = st->curframe;
+	sl->query_insn = st->insn_idx;
+}
+
+static bool live_before(const struct live_instance *in, uint32_t insn, uint32_t frame,
+			int spi)
+{
+	const struct slot_masks *m = in ? masks_at(in, frame, insn) : NULL;
+
+	return m && (m->live_before & (1ull << spi));
+}
+
+bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi)
+{
+	const struct stack_live *sl = env->slive;
+	const struct live_instance *top;
+
+	if (disabled(env) || spi >= 64 || !sl->query[sl->query_curframe])
+		return true;
+	top = sl->query[sl->query_curframe];
+	if (live_before(top, sl->query_insn, frameno, spi))
+		return true;
+	for (uint32_t i = frameno; i < sl->query_curframe; i++) {
+		uint32_t callsite = top->cc.callsites[i];
+
+		if (live_before(sl->query[i], env->aux[callsite].calls_callback ? callsite :
+					    callsite + 1, frameno, spi))
+			return true;
+	}
+	return false;
+}
