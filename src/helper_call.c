@@ -270,7 +270,8 @@ static enum access_type arg_access(uint32_t arg_type)
 	return (arg_type & MEM_WRITE) ? ACCESS_WRITE : ACCESS_READ;
 }
 
-/* arg_type is the prototype's, after resolve_map_arg_type. */
+/* `arg_type` is the argument's type after map-specific resolution: a
+ * sockmap's value is a socket, not memory. */
 static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_type,
 			     struct call_meta *meta, const struct helper_proto *fn)
 {

@@ -309,16 +309,19 @@ const struct map_field *map_field_of_type(const struct vet_env *env,
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		      struct call_meta *meta);
 
-/* map_compat.c: which maps go with which helpers */
+/* map_compat.c: which maps each helper accepts */
 int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
 				 int func_id);
 int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id);
 int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id);
 
-/* btfptr.c: BTF-typed pointers, sockets */
-bool reg_is_trusted(const struct reg_state *reg);
+/* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
 		      int size);
+int sock_check_conversions(struct vet_env *env);
+
+/* btfptr.c: BTF-typed pointers */
+bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
