@@ -411,9 +411,9 @@ static int cmp_off(const void *a, const void *b)
  * Negative errno when the layout is refused.
  */
 static int parse_fields(const struct btf *btf, uint32_t type_id, uint32_t value_size,
-			struct map_record *rec)
+			uint32_t mask, struct map_record *rec)
 {
-	struct finder f = { btf, MAP_VALUE_FIELDS, 0 };
+	struct finder f = { btf, mask, 0 };
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	uint32_t next_off = 0;
 	int cnt;
@@ -444,6 +444,64 @@ static int parse_fields(const struct btf *btf, uint32_t type_id, uint32_t value_
 	rec->cnt = (uint32_t)cnt;
 	qsort(rec->fields, rec->cnt, sizeof(rec->fields[0]), cmp_off);
 	return 0;
+}
+
+/*
+ * Structs that may be allocated objects (bpf_obj_new) are checked when the
+ * kernel loads the object's BTF: every struct with a lock, graph or
+ * refcount member, or a kptr-tagged pointer member, must have a valid
+ * layout. One bad struct (two locks, say) makes the kernel refuse the
+ * whole BTF; libbpf then goes on without it, and no map gets BTF.
+ */
+static const char *const alloc_obj_fields[] = {
+	"bpf_spin_lock", "bpf_res_spin_lock", "bpf_list_head", "bpf_list_node",
+	"bpf_rb_root", "bpf_rb_node", "bpf_refcount",
+};
+
+#define ALLOC_OBJ_MASK (FIELD_SPIN_LOCK | FIELD_RES_SPIN_LOCK | FIELD_LIST_HEAD | \
+			FIELD_LIST_NODE | FIELD_RB_ROOT | FIELD_RB_NODE | FIELD_REFCOUNT | \
+			FIELD_KPTR)
+
+/* Does type `id` mark its struct as a possible allocated object? */
+static bool is_alloc_obj_member(const struct btf *btf, uint32_t id, const int *named,
+				size_t named_cnt)
+{
+	struct finder f = { btf, FIELD_KPTR, 0 };
+	struct map_field tmp;
+	const struct btf_type *t;
+
+	for (size_t i = 0; i < named_cnt; i++)
+		if (named[i] > 0 && (uint32_t)named[i] == id)
+			return true;
+	t = btf__type_by_id(btf, id);
+	return t && find_kptr(&f, t, 0, &tmp) == 1;
+}
+
+static bool btf_refused(const struct btf *btf)
+{
+	int named[ARRAY_LEN(alloc_obj_fields)];
+	uint32_t n = btf__type_cnt(btf);
+
+	for (size_t i = 0; i < ARRAY_LEN(alloc_obj_fields); i++)
+		named[i] = btf__find_by_name_kind(btf, alloc_obj_fields[i], BTF_KIND_STRUCT);
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_member *m;
+		struct map_record rec;
+		bool found = false;
+
+		if (!is_composite(t))
+			continue;
+		m = btf_members(t);
+		for (uint16_t i = 0; i < btf_vlen(t) && !found; i++, m++)
+			found = is_alloc_obj_member(btf, m->type, named, ARRAY_LEN(named));
+		if (!found)
+			continue;
+		memset(&rec, 0, sizeof(rec));
+		if (parse_fields(btf, id, t->size, ALLOC_OBJ_MASK, &rec) || !rec.cnt)
+			return true;
+	}
+	return false;
 }
 
 /* Map types each field kind may live in (map_check_btf). */
@@ -552,7 +610,7 @@ static void record_map(const struct btf *btf, const struct bpfvet_map *map,
 	    !key_value_ok(btf, map))
 		return;
 	rec->has_btf = true;
-	if (parse_fields(btf, map->btf_value_type_id, map->value_size, rec)) {
+	if (parse_fields(btf, map->btf_value_type_id, map->value_size, MAP_VALUE_FIELDS, rec)) {
 		/* The kernel keeps the map (and its BTF) but no fields. */
 		memset(rec, 0, sizeof(*rec));
 		rec->has_btf = true;
@@ -576,6 +634,8 @@ int records_init(struct vet_env *env)
 
 	if (!env->map_cnt)
 		return 0;
+	if (btf && btf_refused(btf))
+		btf = NULL;
 	env->map_records = calloc(env->map_cnt, sizeof(*env->map_records));
 	if (!env->map_records)
 		return -ENOMEM;
