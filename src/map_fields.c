@@ -477,7 +477,7 @@ static bool is_alloc_obj_member(const struct btf *btf, uint32_t id, const int *n
 	return t && find_kptr(&f, t, 0, &tmp) == 1;
 }
 
-static bool btf_refused(const struct btf *btf)
+bool map_btf_refused(const struct btf *btf)
 {
 	int named[ARRAY_LEN(alloc_obj_fields)];
 	uint32_t n = btf__type_cnt(btf);
@@ -602,8 +602,8 @@ static bool key_value_ok(const struct btf *btf, const struct bpfvet_map *map)
 	return true;
 }
 
-static void record_map(const struct btf *btf, const struct bpfvet_map *map,
-		       struct map_record *rec)
+void map_record_build(const struct btf *btf, const struct bpfvet_map *map,
+		      struct map_record *rec)
 {
 	memset(rec, 0, sizeof(*rec));
 	if (!btf || !map->btf_value_type_id || kernel_refuses_btf(map->type) ||
@@ -634,13 +634,13 @@ int records_init(struct vet_env *env)
 
 	if (!env->map_cnt)
 		return 0;
-	if (btf && btf_refused(btf))
+	if (btf && map_btf_refused(btf))
 		btf = NULL;
 	env->map_records = calloc(env->map_cnt, sizeof(*env->map_records));
 	if (!env->map_records)
 		return -ENOMEM;
 	for (size_t i = 0; i < env->map_cnt; i++)
-		record_map(btf, &env->maps[i], &env->map_records[i]);
+		map_record_build(btf, &env->maps[i], &env->map_records[i]);
 	return 0;
 }
 

@@ -57,7 +57,19 @@ struct map_record {
 	struct map_field fields[MAP_FIELDS_MAX];	/* by offset */
 };
 
+struct btf;
+struct bpfvet_map;
+
 /* The kernel's name of a field kind ("bpf_spin_lock", "kptr", ...). */
 const char *field_type_name(uint32_t type);
+
+/* Whether Linux refuses the object's BTF as a whole (an allocatable
+ * struct with a bad layout); then no map gets BTF. */
+bool map_btf_refused(const struct btf *btf);
+
+/* The record of one map, given the object's BTF as the kernel accepted
+ * it (NULL when it has none or refused it). */
+void map_record_build(const struct btf *btf, const struct bpfvet_map *map,
+		      struct map_record *rec);
 
 #endif
