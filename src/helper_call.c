@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "helper_protos.h"
 #include "verifier.h"
 
 /* Register types accepted for each argument type, in the kernel's order
@@ -569,6 +570,8 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 	case HELPER_USER_RINGBUF_DRAIN:
 		return push_callback_call(env, insn, *insn_idx, meta->subprogno,
 					  CB_USER_RINGBUF);
+	case FN_snprintf:
+		return check_snprintf_call(env);
 	default:
 		return check_helper_special_rules(env, meta->func_id);
 	}

@@ -6,6 +6,7 @@
  * read-only format strings. Dynamic pointers, per-CPU BTF pointers and
  * objects from bpf_obj_new are not modelled.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
@@ -233,6 +234,109 @@ static int check_const_str(struct vet_env *env, uint32_t regno)
 		return 0;
 	verbose(env, "string is not zero-terminated\n");
 	return -EINVAL;
+}
+
+/* A byte of a global-data map as the kernel sees it after libbpf filled it. */
+static unsigned char map_byte(const struct bpfvet_map *map, uint64_t off)
+{
+	if (!map->init_data || off >= map->init_size)
+		return 0;
+	return ((const unsigned char *)map->init_data)[off];
+}
+
+/*
+ * The part of the kernel's printf format parser that validates: plain
+ * text is printable, and each conversion (with flags and width) is one the
+ * helpers implement and has an argument. Returns 0 or -EINVAL.
+ */
+static int check_format(const struct bpfvet_map *map, uint64_t start, uint32_t num_args)
+{
+	uint64_t len = 0, i;
+	uint32_t num_spec = 0;
+
+#define F(k) map_byte(map, start + (k))
+	while (start + len < map->value_size && F(len))
+		len++;
+	for (i = 0; i < len; i++) {
+		unsigned char c = F(i), n;
+
+		if (isascii(c) && !isprint(c) && !isspace(c))
+			return -EINVAL;
+		if (c != '%')
+			continue;
+		if (F(i + 1) == '%') {
+			i++;
+			continue;
+		}
+		if (num_spec >= num_args)
+			return -EINVAL;
+		i++;
+		if (!isascii(F(i)))
+			return -EINVAL;
+		while (F(i) == '0' || F(i) == '+' || F(i) == '-' || F(i) == ' ')
+			i++;
+		if (F(i) >= '1' && F(i) <= '9') {
+			i++;
+			while (F(i) >= '0' && F(i) <= '9')
+				i++;
+		}
+		c = F(i);
+		n = F(i + 1);
+		num_spec++;
+		if (c == 'p') {
+			if (!n || isspace(n) || ispunct(n))
+				continue;
+			if ((n == 'k' || n == 'u') && F(i + 2) == 's') {
+				i += 2;
+				n = F(i + 1);
+				if (n && !isspace(n) && !ispunct(n))
+					return -EINVAL;
+				continue;
+			}
+			if (n == 'K' || n == 'x' || n == 's' || n == 'S' || n == 'B') {
+				i++;
+				continue;
+			}
+			if ((n != 'i' && n != 'I') || (F(i + 2) != '4' && F(i + 2) != '6'))
+				return -EINVAL;
+			i += 2;
+			continue;
+		}
+		if (c == 's') {
+			if (n && !isspace(n) && !ispunct(n))
+				return -EINVAL;
+			continue;
+		}
+		if (c == 'c')
+			continue;
+		if (c == 'l')
+			c = F(++i);
+		if (c == 'l')
+			c = F(++i);
+		if (c != 'i' && c != 'd' && c != 'u' && c != 'x' && c != 'X')
+			return -EINVAL;
+	}
+#undef F
+	return 0;
+}
+
+/*
+ * bpf_snprintf: its arguments are an array of u64 (R5 bytes) and its
+ * format string (R3, already a checked constant string) must use them.
+ */
+int check_snprintf_call(struct vet_env *env)
+{
+	const struct reg_state *fmt = &cur_regs(env)[BPF_REG_3];
+	const struct reg_state *len = &cur_regs(env)[BPF_REG_5];
+	uint64_t off = (uint64_t)(int64_t)fmt->off + fmt->b.var_off.value;
+	int err;
+
+	if (len->b.var_off.value % 8)
+		return -EINVAL;
+	err = check_format(fmt->map_ptr, off, (uint32_t)(len->b.var_off.value / 8));
+	if (err)
+		verbose(env, "Invalid format string\n");
+	return err;
 }
 
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,

@@ -308,6 +308,7 @@ const struct map_field *map_field_of_type(const struct vet_env *env,
 /* special_args.c: helper arguments that point at special fields */
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		      struct call_meta *meta);
+int check_snprintf_call(struct vet_env *env);
 
 /* map_compat.c: which maps each helper accepts */
 int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,

@@ -77,4 +77,53 @@ SPROG(strncmp_stack,
 	"r3 = r10;"
 	"r3 += -8;")
 
+/*
+ * bpf_snprintf(out, 16, fmt, args, len): the format is parsed at load
+ * time against the number of u64 arguments (len / 8).
+ */
+const char fmt_ok[] = "a=%d b=%llx c=%s %% %pI4 %-08lu";
+const char fmt_one[] = "n=%u";
+const char fmt_bad_conv[] = "%q";
+const char fmt_bad_ptr[] = "%pZ";
+const char fmt_ctrl[] = "a\x01b";
+const char fmt_str_suffix[] = "%sx";
+
+#define PRINTF(name, fmt, len)						\
+SEC("tc")								\
+__naked int name(void)							\
+{									\
+	asm volatile (							\
+	"r1 = 0;"							\
+	"*(u64 *)(r10 - 8) = r1;"					\
+	"*(u64 *)(r10 - 16) = r1;"					\
+	"*(u64 *)(r10 - 24) = r1;"					\
+	"*(u64 *)(r10 - 32) = r1;"					\
+	"*(u64 *)(r10 - 40) = r1;"					\
+	"*(u64 *)(r10 - 48) = r1;"					\
+	"*(u64 *)(r10 - 56) = r1;"					\
+	"*(u64 *)(r10 - 64) = r1;"					\
+	"r1 = r10;"							\
+	"r1 += -16;"							\
+	"r2 = 16;"							\
+	"r3 = %[f] ll;"							\
+	"r4 = r10;"							\
+	"r4 += -64;"							\
+	"r5 = " #len ";"						\
+	"call %[bpf_snprintf];"						\
+	"r0 = 0;"							\
+	"exit;"								\
+	:								\
+	: __imm(bpf_snprintf), [f] "i"(&fmt)				\
+	: __clobber_all);						\
+}
+
+PRINTF(snprintf_ok, fmt_ok, 40)
+PRINTF(snprintf_too_few_args, fmt_ok, 32)
+PRINTF(snprintf_len_not_u64s, fmt_one, 12)
+PRINTF(snprintf_one_arg_ok, fmt_one, 8)
+PRINTF(snprintf_bad_conversion, fmt_bad_conv, 8)
+PRINTF(snprintf_bad_pointer, fmt_bad_ptr, 8)
+PRINTF(snprintf_control_char, fmt_ctrl, 0)
+PRINTF(snprintf_string_suffix, fmt_str_suffix, 8)
+
 char _license[] SEC("license") = "GPL";
