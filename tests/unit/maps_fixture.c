@@ -8,7 +8,7 @@
 
 const char *const mapsfix_objects[] = {
 	"maps_spin_lock", "maps_btf_refused", "maps_kptr", "maps_timer",
-	"maps_compat", "maps_str",
+	"maps_compat", "maps_str", "maps_fields",
 };
 const size_t mapsfix_nobjects = sizeof(mapsfix_objects) / sizeof(mapsfix_objects[0]);
 

@@ -119,6 +119,25 @@ static void test_timer_fields(struct test_ctx *t)
 	bpfvet_object__close(obj);
 }
 
+static void test_other_fields(struct test_ctx *t)
+{
+	static const struct want_record want[] = {
+		{ "res_map", true, 1, { { FIELD_RES_SPIN_LOCK, 8, 4 } } },
+		{ "wq_map", true, 1, { { FIELD_WORKQUEUE, 8, 16 } } },
+		{ "tw_map", true, 1, { { FIELD_TASK_WORK, 8, 8 } } },
+		{ "tw_percpu", false, 0, { { 0 } } },
+		/* List nodes are fields of allocated objects, not of maps. */
+		{ "elem_map", true, 0, { { 0 } } },
+		{ "list_map", true, 2, { { FIELD_SPIN_LOCK, 0, 4 }, { FIELD_LIST_HEAD, 8, 16 } } },
+	};
+	struct bpfvet_object *obj = lu_open(t, "maps_fields", NULL);
+
+	CHECK(t, obj && !map_btf_refused(obj->btf));
+	for (size_t i = 0; obj && i < sizeof(want) / sizeof(want[0]); i++)
+		check_record(t, obj, &want[i]);
+	bpfvet_object__close(obj);
+}
+
 static void test_btf_less_maps(struct test_ctx *t)
 {
 	static const struct want_record want[] = {
@@ -195,11 +214,12 @@ OBJ_CASE(maps_kptr)
 OBJ_CASE(maps_timer)
 OBJ_CASE(maps_compat)
 OBJ_CASE(maps_str)
+OBJ_CASE(maps_fields)
 
 /* Every object the fixture covers has a case above. */
 static void test_objects_listed(struct test_ctx *t)
 {
-	CHECK_INT(t, mapsfix_nobjects, 6);
+	CHECK_INT(t, mapsfix_nobjects, 7);
 	for (size_t i = 0; i < g_nrows; i++) {
 		bool known = false;
 
@@ -219,6 +239,7 @@ int main(void)
 	RUN(&t, test_refused_btf);
 	RUN(&t, test_kptr_fields);
 	RUN(&t, test_timer_fields);
+	RUN(&t, test_other_fields);
 	RUN(&t, test_btf_less_maps);
 	n = mapsfix_read(MAPSFIX_PATH, &g_rows);
 	if (n <= 0) {
@@ -233,6 +254,7 @@ int main(void)
 	RUN(&t, test_maps_timer);
 	RUN(&t, test_maps_compat);
 	RUN(&t, test_maps_str);
+	RUN(&t, test_maps_fields);
 	free(g_rows);
 	return test_finish(&t);
 }
