@@ -57,6 +57,7 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 		    const struct bpfvet_verify_opts *opts)
 {
 	const char *lic;
+	int err;
 
 	memset(env, 0, sizeof(*env));
 	env->prog = prog;
@@ -85,6 +86,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
 	if (!env->aux)
 		return -ENOMEM;
+	err = records_init(env);
+	if (err)
+		return err;
 	return stack_live_init(env);
 }
 
@@ -96,6 +100,7 @@ static void env_free(struct vet_env *env)
 	stack_live_free(env);
 	free(env->postorder);
 	free(env->aux);
+	records_free(env);
 	log_free(&env->log);
 }
 
