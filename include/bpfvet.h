@@ -56,8 +56,16 @@ struct bpfvet_open_opts {
 	/* Where to write a one-line reason when opening fails. */
 	char *errbuf;
 	size_t errbuf_sz;
+	/* Inspection mode. Problems that make libbpf refuse the whole
+	 * object, though its contents can still be read (externs left for
+	 * the static linker, a relocation with no target, an invalid map
+	 * attribute), become warnings of the object (bpfvet_object__warning)
+	 * instead of failing the open; the programs and maps they spoil say
+	 * so (bpfvet_program__problem, bpfvet_map__problem). Malformed ELF,
+	 * BTF or relocation sections still fail. false: libbpf's behaviour. */
+	bool lenient;
 };
-#define bpfvet_open_opts__last_field errbuf_sz
+#define bpfvet_open_opts__last_field lenient
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -75,6 +83,10 @@ const struct bpfvet_map *bpfvet_object__map(const struct bpfvet_object *obj,
 size_t bpfvet_object__prog_cnt(const struct bpfvet_object *obj);
 struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 					   size_t idx);
+/* Warnings of a lenient open (see bpfvet_open_opts.lenient), in the
+ * order found; always 0 after a strict open. */
+size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj);
+const char *bpfvet_object__warning(const struct bpfvet_object *obj, size_t idx);
 
 /* ------------------------------------------------------------------ */
 /* Maps                                                                */
@@ -100,6 +112,9 @@ const struct bpfvet_map *bpfvet_map__inner(const struct bpfvet_map *map);
 /* Initial contents of a global-data map (NULL for .bss and other maps). */
 const void *bpfvet_map__initial_value(const struct bpfvet_map *map,
 				      size_t *size);
+/* After a lenient open: why libbpf would not create this map as shown
+ * (one of the object's warnings), or NULL. */
+const char *bpfvet_map__problem(const struct bpfvet_map *map);
 
 /* ------------------------------------------------------------------ */
 /* Programs                                                            */
@@ -115,6 +130,10 @@ uint32_t bpfvet_program__flags(const struct bpfvet_program *prog);
  * receives them (map references carry map indexes, not fds). */
 const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *prog,
 					       size_t *cnt);
+/* After a lenient open: why libbpf could not load this program (one of
+ * the object's warnings), or NULL. Its instructions keep whatever could
+ * not be relocated as compiled; bpfvet_program__verify() refuses it. */
+const char *bpfvet_program__problem(const struct bpfvet_program *prog);
 
 /* Kernel program-type names ("xdp", "sched_cls", ...) <-> numbers. */
 int bpfvet_prog_type_by_name(const char *name, uint32_t *type);
@@ -255,8 +274,9 @@ struct bpfvet_result {
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a
  * verdict was reached (accepted, rejected or unsupported: see res), or a
- * negative errno when verification could not run (bad arguments, no
- * memory).
+ * negative errno when verification could not run: -EINVAL for bad
+ * arguments, -ENOMEM, -ENOEXEC for a program that libbpf could not load
+ * (bpfvet_program__problem(); res->error then repeats the reason).
  */
 int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,

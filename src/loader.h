@@ -39,6 +39,7 @@ enum relo_kind {
 	RELO_SUBPROG_ADDR,	/* LD_IMM64 of a .text function (callback) */
 	RELO_EXTERN_LD64,	/* LD_IMM64 of a __ksym or __kconfig extern */
 	RELO_EXTERN_CALL,	/* call of an extern kfunc */
+	RELO_UNRESOLVED,	/* lenient open: left as compiled (see func.problem) */
 };
 
 struct relo {
@@ -65,9 +66,13 @@ struct func {
 	/* Position inside the program being built, valid when appended. */
 	size_t sub_insn_off;
 	bool appended;
+	/* Lenient open: first problem that spoils every program containing
+	 * this function (an entry in obj->warnings), or NULL. */
+	const char *problem;
 };
 
-enum ext_type { EXT_KCFG, EXT_KSYM };
+/* Sorted in this order; unresolved externs (lenient open only) last. */
+enum ext_type { EXT_KCFG, EXT_KSYM, EXT_UNRESOLVED };
 
 struct ld_extern {
 	char *name;
@@ -82,6 +87,8 @@ struct ld_extern {
 	uint32_t kcfg_off;
 	uint32_t kcfg_sz;
 	uint32_t kcfg_align;
+	/* EXT_UNRESOLVED: why (an entry in obj->warnings). */
+	const char *problem;
 };
 
 /* One .BTF.ext sub-section (func_info, line_info or CO-RE). */
@@ -118,6 +125,8 @@ struct legacy_def {
 struct loader {
 	struct bpfvet_object *obj;
 	struct errbuf *eb;
+	/* Record libbpf's fatal semantic problems as warnings (problems.c). */
+	bool lenient;
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */
@@ -150,6 +159,13 @@ struct loader {
 	uint32_t override_attach;
 	uint32_t override_flags;
 };
+
+/* problems.c: strict, sets the error and returns err; lenient, records a
+ * warning, stores its text in *textp (may be NULL) and returns 0. Either
+ * way -ENOMEM when out of memory. */
+int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void problems_free(struct bpfvet_object *obj);
 
 /* sections.c */
 int sections_classify(struct loader *ld);

@@ -81,6 +81,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 	free(obj->btf_ext_data);
 	free(obj->name);
 	free(obj->license);
+	problems_free(obj);
 	free(obj);
 }
 
@@ -181,6 +182,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 	if (!obj)
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	ld.obj = obj;
+	ld.lenient = OPTS_HAS(opts, lenient) && opts->lenient;
 	obj->name = object_name(name);
 	obj->license = strdup("");
 	if (!obj->name || !obj->license)
@@ -356,6 +358,16 @@ struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 	return obj && idx < obj->prog_cnt ? &obj->progs[idx] : NULL;
 }
 
+size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj)
+{
+	return obj ? obj->warning_cnt : 0;
+}
+
+const char *bpfvet_object__warning(const struct bpfvet_object *obj, size_t idx)
+{
+	return obj && idx < obj->warning_cnt ? obj->warnings[idx] : NULL;
+}
+
 const char *bpfvet_map__name(const struct bpfvet_map *map)
 {
 	return map->name;
@@ -403,6 +415,11 @@ const void *bpfvet_map__initial_value(const struct bpfvet_map *map, size_t *size
 	return map->init_data;
 }
 
+const char *bpfvet_map__problem(const struct bpfvet_map *map)
+{
+	return map->problem;
+}
+
 const char *bpfvet_program__name(const struct bpfvet_program *prog)
 {
 	return prog->name;
@@ -434,4 +451,9 @@ const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *pro
 	if (cnt)
 		*cnt = prog->insn_cnt;
 	return prog->insns;
+}
+
+const char *bpfvet_program__problem(const struct bpfvet_program *prog)
+{
+	return prog->problem;
 }

@@ -58,6 +58,9 @@ struct bpfvet_map {
 	 * name (from `.values = { ... }`), `init_cnt` entries. */
 	char **init_slots;
 	size_t init_cnt;
+	/* Lenient open: why this map is not what libbpf would create (an
+	 * entry in obj->warnings), or NULL. */
+	const char *problem;
 };
 
 /* One subprogram inside a relocated program. Index 0 is the entry. */
@@ -143,6 +146,10 @@ struct bpfvet_program {
 	struct bpfvet_map *raw_maps;
 	size_t raw_map_cnt;
 	char *raw_license;
+
+	/* Lenient open: why libbpf could not load this program (an entry in
+	 * obj->warnings), or NULL. Such a program is not verified. */
+	const char *problem;
 };
 
 struct bpfvet_object {
@@ -162,6 +169,11 @@ struct bpfvet_object {
 	size_t map_cnt;
 	struct bpfvet_program *progs;
 	size_t prog_cnt;
+
+	/* Problems a lenient open recorded instead of failing, in the order
+	 * found; programs and maps point at the ones that concern them. */
+	char **warnings;
+	size_t warning_cnt;
 };
 
 /* Map table and license that apply to a program, object or raw. */

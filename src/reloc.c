@@ -58,19 +58,37 @@ static bool sym_is_subprog(const struct loader *ld, const Elf64_Sym *sym)
 	return (bind == STB_GLOBAL || bind == STB_WEAK) && type == STT_FUNC;
 }
 
+/* A relocation libbpf cannot resolve: fatal, or (lenient open) left as
+ * compiled, spoiling every program that contains the function. */
 static int bad(struct relo_ctx *c, const char *why)
 {
-	return errbuf_set(c->ld->eb, -EINVAL,
-			  "program %s: relocation at insn %zu against %s: %s",
-			  c->fn->name, c->insn, c->sym_name, why);
+	const char *text;
+	int err = ld_problem(c->ld, &text, -EINVAL,
+			     "program %s: relocation at insn %zu against %s: %s",
+			     c->fn->name, c->insn, c->sym_name, why);
+
+	if (err)
+		return err;
+	c->out->kind = RELO_UNRESOLVED;
+	if (!c->fn->problem)
+		c->fn->problem = text;
+	return 0;
 }
 
 static int record_extern(struct relo_ctx *c, const struct bpfvet_insn *insn)
 {
+	const struct ld_extern *ext;
 	size_t idx;
 
-	if (!externs_by_sym(c->ld, c->sym_idx, &idx))
+	ext = externs_by_sym(c->ld, c->sym_idx, &idx);
+	if (!ext)
 		return bad(c, "unknown extern");
+	if (ext->type == EXT_UNRESOLVED) {
+		c->out->kind = RELO_UNRESOLVED;
+		if (!c->fn->problem)
+			c->fn->problem = ext->problem;
+		return 0;
+	}
 	c->out->kind = is_call(insn) ? RELO_EXTERN_CALL : RELO_EXTERN_LD64;
 	c->out->ext_idx = idx;
 	return 0;
@@ -180,7 +198,9 @@ static int record(struct relo_ctx *c)
 				  "program %s: relocation against %s on insn %zu (code 0x%02x), which is neither LD_IMM64 nor CALL",
 				  c->fn->name, c->sym_name, c->insn, insn->code);
 	if (insn_is_ldimm64(insn) && c->insn + 1 >= c->fn->insn_cnt)
-		return bad(c, "LD_IMM64 is cut off by the function end");
+		return errbuf_set(c->ld->eb, -EINVAL,
+				  "program %s: relocation at insn %zu against %s: LD_IMM64 is cut off by the function end",
+				  c->fn->name, c->insn, c->sym_name);
 	if (sym_is_extern(c->sym))
 		return record_extern(c, insn);
 	if (is_call(insn))
@@ -340,6 +360,8 @@ static int append_func(struct build *b, struct func *fn)
 	memcpy(insns + prog->insn_cnt, fn->insns, fn->insn_cnt * sizeof(*insns));
 	fn->sub_insn_off = prog->insn_cnt;
 	fn->appended = true;
+	if (fn->problem && !prog->problem)
+		prog->problem = fn->problem;
 	prog->insn_cnt += fn->insn_cnt;
 	b->order[b->order_cnt++] = fn;
 	b->stack[b->depth].fn = fn;
@@ -394,7 +416,7 @@ static int reloc_step(struct build *b)
 	if (!is_subprog_call(insn) && !is_pseudo_func(insn))
 		return 0;
 	r = find_relo(fn, i);
-	if (r && r->kind == RELO_EXTERN_CALL)
+	if (r && (r->kind == RELO_EXTERN_CALL || r->kind == RELO_UNRESOLVED))
 		return 0;
 	err = call_target(b, fn, i, insn, &target);
 	if (err)
@@ -567,6 +589,7 @@ static int apply_relo(struct build *b, const struct func *fn, const struct relo 
 		return apply_extern(b, r, insn);
 	case RELO_CALL:
 	case RELO_SUBPROG_ADDR:
+	case RELO_UNRESOLVED:
 		return 0;
 	}
 	return 0;

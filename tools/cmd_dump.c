@@ -96,6 +96,18 @@ static void print_slots(const struct bpfvet_map *m)
 	}
 }
 
+/* " (warning N)" after an item that a lenient open found broken. */
+static void print_problem(const struct bpfvet_object *obj, const char *problem)
+{
+	size_t i;
+
+	if (!problem)
+		return;
+	for (i = 0; i < bpfvet_object__warning_cnt(obj); i++)
+		if (bpfvet_object__warning(obj, i) == problem)
+			printf(" (warning %zu)", i);
+}
+
 static void print_map(const struct bpfvet_object *obj, size_t i)
 {
 	const struct bpfvet_map *m = bpfvet_object__map(obj, i);
@@ -111,6 +123,7 @@ static void print_map(const struct bpfvet_object *obj, size_t i)
 	print_slots(m);
 	if (m->origin == BPFVET_MAP_INNER)
 		printf(" (inner map template)");
+	print_problem(obj, bpfvet_map__problem(m));
 	printf("\n");
 }
 
@@ -119,7 +132,8 @@ static bool prog_selected(const struct bpfvet_program *p, const char *glob)
 	return !glob || !fnmatch(glob, p->name, 0) || !fnmatch(glob, p->sec_name, 0);
 }
 
-static void print_prog(size_t i, const struct bpfvet_program *p)
+static void print_prog(const struct bpfvet_object *obj, size_t i,
+		       const struct bpfvet_program *p)
 {
 	const char *attach = attach_type_name(p->expected_attach_type);
 	char tb[16];
@@ -131,8 +145,10 @@ static void print_prog(size_t i, const struct bpfvet_program *p)
 	/* 0 is both "none" and cgroup_inet_ingress: only print non-zero. */
 	if (p->expected_attach_type)
 		printf(" attach=%s", attach ? attach : "?");
-	printf(" flags=0x%x insns=%zu subprogs=%zu\n", p->prog_flags, p->insn_cnt,
+	printf(" flags=0x%x insns=%zu subprogs=%zu", p->prog_flags, p->insn_cnt,
 	       p->subprog_cnt);
+	print_problem(obj, bpfvet_program__problem(p));
+	printf("\n");
 	for (s = 0; s < p->subprog_cnt; s++) {
 		const struct bpfvet_subprog *sp = &p->subprogs[s];
 
@@ -167,13 +183,15 @@ static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
 	printf("object: name=%s license=\"%s\" kversion=0x%x maps=%zu progs=%zu\n",
 	       bpfvet_object__name(obj), bpfvet_object__license(obj),
 	       bpfvet_object__kversion(obj), bpfvet_object__map_cnt(obj), n);
+	for (i = 0; i < bpfvet_object__warning_cnt(obj); i++)
+		printf("warning %zu: %s\n", i, bpfvet_object__warning(obj, i));
 	for (i = 0; i < bpfvet_object__map_cnt(obj); i++)
 		print_map(obj, i);
 	for (i = 0; i < n; i++) {
 		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
 		if (prog_selected(p, a->glob)) {
-			print_prog(i, p);
+			print_prog(obj, i, p);
 			shown++;
 		}
 	}
@@ -198,6 +216,8 @@ int cmd_dump(int argc, char **argv)
 		.sz = sizeof(opts),
 		.errbuf = err,
 		.errbuf_sz = sizeof(err),
+		/* Show what can be shown, as libbpf-based inspectors do not. */
+		.lenient = true,
 	};
 	struct bpfvet_object *obj;
 	int rc;
