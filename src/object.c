@@ -48,6 +48,7 @@ void prog_free_contents(struct bpfvet_program *prog)
 	free(prog->sec_name);
 	free(prog->attach_target);
 	free(prog->insns);
+	free(prog->insn_flags);
 	for (i = 0; i < prog->subprog_cnt; i++)
 		free(prog->subprogs[i].name);
 	free(prog->subprogs);

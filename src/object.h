@@ -13,6 +13,7 @@
  *  - CALL src=BPF_PSEUDO_CALL:          imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_KFUNC_CALL and LD_IMM64 src=BPF_PSEUDO_BTF_ID:
  *                                       imm = index in prog->externs, off = 0.
+ * except where prog->insn_flags says otherwise (INSN_F_LITERAL_FD).
  */
 #ifndef BPFVET_OBJECT_H
 #define BPFVET_OBJECT_H
@@ -113,6 +114,14 @@ struct bpfvet_core_relo {
 	uint32_t kind;
 };
 
+/* Bits of bpfvet_program.insn_flags[i]. */
+enum {
+	/* LD_IMM64 src=BPF_PSEUDO_MAP_FD or BPF_PSEUDO_MAP_VALUE that no
+	 * relocation rewrote (hand-written code): imm is the file descriptor
+	 * the author wrote, which the kernel would look up, not a map index. */
+	INSN_F_LITERAL_FD = 1u << 0,
+};
+
 struct bpfvet_program {
 	struct bpfvet_object *obj;	/* NULL for raw programs */
 	char *name;
@@ -128,6 +137,8 @@ struct bpfvet_program {
 
 	struct bpfvet_insn *insns;
 	size_t insn_cnt;
+	/* INSN_F_* per instruction, insn_cnt entries; NULL when none is set. */
+	uint8_t *insn_flags;
 
 	struct bpfvet_subprog *subprogs;
 	size_t subprog_cnt;
@@ -175,6 +186,12 @@ struct bpfvet_object {
 	char **warnings;
 	size_t warning_cnt;
 };
+
+static inline bool prog_insn_flag(const struct bpfvet_program *prog, size_t idx,
+				  unsigned int flag)
+{
+	return prog->insn_flags && idx < prog->insn_cnt && (prog->insn_flags[idx] & flag);
+}
 
 /* Map table and license that apply to a program, object or raw. */
 static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *prog,

@@ -614,6 +614,55 @@ static int reloc_data(struct build *b)
 	return 0;
 }
 
+static bool is_map_ldimm64(const struct bpfvet_insn *insn)
+{
+	return insn_is_ldimm64(insn) && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+					 insn->src_reg == BPF_PSEUDO_MAP_VALUE);
+}
+
+static int set_insn_flag(struct build *b, size_t idx, uint8_t flag)
+{
+	struct bpfvet_program *prog = b->prog;
+
+	if (!prog->insn_flags) {
+		prog->insn_flags = calloc(prog->insn_cnt, 1);
+		if (!prog->insn_flags)
+			return errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+	}
+	prog->insn_flags[idx] |= flag;
+	return 0;
+}
+
+/* Map loads written by hand, with no relocation, carry a file descriptor
+ * that the kernel would look up (and, in bpfvet, never find). */
+static int mark_literal_fds(struct build *b)
+{
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < b->order_cnt; i++) {
+		const struct func *fn = b->order[i];
+
+		for (j = 0; j + 1 < fn->insn_cnt; j++) {
+			size_t idx = fn->sub_insn_off + j;
+			const struct relo *r;
+
+			if (!is_map_ldimm64(&b->prog->insns[idx]))
+				continue;
+			r = find_relo(fn, j);
+			if (r && r->kind != RELO_UNRESOLVED) {
+				j++;
+				continue;
+			}
+			err = set_insn_flag(b, idx, INSN_F_LITERAL_FD);
+			if (err)
+				return err;
+			j++;
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Program metadata                                                    */
 /* ------------------------------------------------------------------ */
@@ -725,6 +774,8 @@ static int build_one(struct build *b, struct func *entry)
 	}
 	if (!err)
 		err = reloc_data(b);
+	if (!err)
+		err = mark_literal_fds(b);
 	if (!err)
 		err = fill_subprogs(b);
 	return err;
