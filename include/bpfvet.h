@@ -64,8 +64,14 @@ struct bpfvet_open_opts {
 	 * so (bpfvet_program__problem, bpfvet_map__problem). Malformed ELF,
 	 * BTF or relocation sections still fail. false: libbpf's behaviour. */
 	bool lenient;
+	/* Target kernel BTF for CO-RE relocations: raw BTF
+	 * (/sys/kernel/btf/vmlinux) or an ELF file with a .BTF section, as
+	 * libbpf's btf_custom_path. NULL: CO-RE relocations that need a
+	 * target are not applied, and bpfvet_program__verify() reports such
+	 * programs as unsupported. Module BTFs are not searched. */
+	const char *btf_custom_path;
 };
-#define bpfvet_open_opts__last_field lenient
+#define bpfvet_open_opts__last_field btf_custom_path
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);

@@ -69,6 +69,8 @@ struct func {
 	/* Lenient open: first problem that spoils every program containing
 	 * this function (an entry in obj->warnings), or NULL. */
 	const char *problem;
+	/* Has CO-RE records left as compiled for want of a target BTF. */
+	bool core_pending;
 };
 
 /* Sorted in this order; unresolved externs (lenient open only) last. */
@@ -127,6 +129,7 @@ struct loader {
 	struct errbuf *eb;
 	/* Record libbpf's fatal semantic problems as warnings (problems.c). */
 	bool lenient;
+	struct btf *targ_btf;		/* CO-RE target, NULL when none */
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */
@@ -218,6 +221,10 @@ void maps_resolve_inner(struct bpfvet_map *maps, size_t cnt);
 const char *map_type_name(uint32_t type);
 
 /* progtype.c: see progtype.h */
+
+/* core_relo.c: CO-RE relocations of every function, against targ (NULL:
+ * only those that need no target). */
+int core_apply(struct loader *ld, const struct btf *targ);
 
 /* reloc.c */
 int relos_collect(struct loader *ld);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "loader.h"
 #include "progtype.h"
@@ -134,7 +135,24 @@ static void loader_free(struct loader *ld)
 	free(ld->inner_outer);
 	free(ld->legacy);
 	free(ld->sec_kind);
+	btf__free(ld->targ_btf);
 	elf_file_close(&ld->elf);
+}
+
+static int load_target_btf(struct loader *ld, const char *path)
+{
+	int err;
+
+	if (!path)
+		return 0;
+	ld->targ_btf = btf__parse(path, NULL);
+	err = libbpf_get_error(ld->targ_btf);
+	if (err) {
+		ld->targ_btf = NULL;
+		return errbuf_set(ld->eb, err < 0 ? err : -EINVAL,
+				  "cannot read target BTF %s: %s", path, strerror(-err));
+	}
+	return 0;
 }
 
 static int load_steps(struct loader *ld, const void *buf, size_t size)
@@ -165,6 +183,8 @@ static int load_steps(struct loader *ld, const void *buf, size_t size)
 	if (!err)
 		err = btf_finalize(ld);
 	if (!err)
+		err = core_apply(ld, ld->targ_btf);
+	if (!err)
 		err = progs_build(ld);
 	if (!err)
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
@@ -191,6 +211,9 @@ static int open_copy(void *buf, size_t size, const char *name,
 	else
 		err = resolve_prog_type(&ld, OPTS_HAS(opts, prog_type) ?
 					opts->prog_type : NULL);
+	if (!err)
+		err = load_target_btf(&ld, OPTS_HAS(opts, btf_custom_path) ?
+				      opts->btf_custom_path : NULL);
 	if (!err)
 		err = load_steps(&ld, buf, size);
 	loader_free(&ld);

@@ -152,6 +152,9 @@ struct bpfvet_program {
 	size_t line_info_cnt;
 	struct bpfvet_core_relo *core_relos;
 	size_t core_relo_cnt;
+	/* Some CO-RE records needed a target BTF and none was given: the
+	 * instructions they point at are as the compiler wrote them. */
+	bool core_pending;
 
 	/* Raw programs own a private map table; object programs use obj's. */
 	struct bpfvet_map *raw_maps;

@@ -362,6 +362,7 @@ static int append_func(struct build *b, struct func *fn)
 	fn->appended = true;
 	if (fn->problem && !prog->problem)
 		prog->problem = fn->problem;
+	prog->core_pending |= fn->core_pending;
 	prog->insn_cnt += fn->insn_cnt;
 	b->order[b->order_cnt++] = fn;
 	b->stack[b->depth].fn = fn;

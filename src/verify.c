@@ -299,6 +299,9 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 		free(env);
 		return err;
 	}
+	/* The compiler's offsets for another kernel's types mean nothing. */
+	if (!err && prog->core_pending)
+		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
 		err = run_static_checks(env);
 	if (!err)

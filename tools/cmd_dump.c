@@ -22,15 +22,20 @@ struct dump_args {
 	const char *path;
 	const char *glob;
 	const char *type;
+	struct open_args open;
 };
 
 static void dump_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE]\n"
-		"  -p GLOB   only programs whose name or section matches GLOB\n"
-		"  -t TYPE   program type for every program (xdp, sched_cls, ...);\n"
-		"            objects without SEC() then get their .text functions\n");
+		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE] [options]\n"
+		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"  -t TYPE        program type for every program (xdp, sched_cls, ...);\n"
+		"                 objects without SEC() then get their .text functions\n"
+		"%s"
+		"Problems that make libbpf refuse an object (externs left for static\n"
+		"linking, ...) are printed as warnings; the items they spoil say so.\n",
+		open_args_usage);
 }
 
 /* libbpf's BTF parser prints its own warnings; our messages suffice. */
@@ -56,6 +61,14 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 		if ((!strcmp(s, "-p") || !strcmp(s, "-t")) && i + 1 < argc) {
 			*(s[1] == 'p' ? &a->glob : &a->type) = argv[++i];
 			continue;
+		}
+		switch (open_args_parse(argc, argv, &i, &a->open)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		default:
+			break;
 		}
 		if (s[0] == '-' && s[1]) {
 			fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
@@ -227,6 +240,8 @@ int cmd_dump(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	libbpf_set_print(quiet_libbpf);
 	opts.prog_type = a.type;
+	if (open_args_apply(&a.open, &opts))
+		return EXIT_USAGE;
 	rc = bpfvet_object__open(a.path, &opts, &obj);
 	if (rc) {
 		fprintf(stderr, "bpfvet: %s: %s\n", a.path, err[0] ? err : strerror(-rc));
