@@ -27,6 +27,11 @@ TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
 BPF_TEST_SRCS := $(sort $(wildcard tests/progs/*.c))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
+# The conformance runner (tests/conformance, not part of the library); the
+# annotation reader is also linked into the tests/unit/test_conf_* tests.
+CONF_SRCS := $(sort $(wildcard tests/conformance/*.c))
+CONF_HDRS := $(wildcard tests/conformance/*.h)
+CONF_LIB_SRCS := tests/conformance/annotations.c
 HDRS := $(wildcard include/*.h src/*.h tools/*.h tests/unit/*.h)
 
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
@@ -61,7 +66,7 @@ demo: deps
 test: deps
 	@$(MAKE) --no-print-directory check
 
-check: all $(B)/san/bpfvet $(TEST_BINS) progs examples
+check: all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs examples
 	@tests/run.sh
 
 examples: $(EXAMPLE_OBJS)
@@ -89,9 +94,21 @@ $(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
 $(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
 	$(CC) $(SAN_FLAGS) $^ -o $@ $(PKG_LIBS) -lm
 
-$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) | $(B)/san/tests
-	$(CC) $(BASE_CFLAGS) -Itests/unit -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
-		$< $(TEST_SUPPORT) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+$(B)/san/tests/test_conf_%: TEST_EXTRA = $(CONF_LIB_SRCS)
+$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) \
+		$(CONF_LIB_SRCS) $(CONF_HDRS) | $(B)/san/tests
+	$(CC) $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
+		$< $(TEST_SUPPORT) $(TEST_EXTRA) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+
+# The runner loads programs into the kernel with the selftests' own libbpf
+# (Linux 6.12's, built from the corpus sources; see scripts/build-libbpf.sh).
+LIBBPF_REF := $(B)/libbpf-6.12/libbpf.a
+$(LIBBPF_REF): scripts/build-libbpf.sh
+	scripts/build-libbpf.sh $(B)/libbpf-6.12
+$(B)/conformance-runner: $(CONF_SRCS) $(CONF_HDRS) $(HDRS) $(B)/libbpfvet.a $(LIBBPF_REF)
+	$(CC) $(BASE_CFLAGS) -Itests/conformance $(CFLAGS) $(PKG_CFLAGS) \
+		$(CONF_SRCS) $(B)/libbpfvet.a $(LIBBPF_REF) -o $@ \
+		$(shell pkg-config --libs libelf zlib) -lm
 
 $(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
 	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
@@ -104,6 +121,14 @@ $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
 # Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
 corpus: deps all
 	scripts/build-corpus.sh
+
+# bpfvet against Linux on the annotated selftests: the table goes to
+# build/conformance.txt, the report to docs/conformance.md.
+conformance: deps all $(B)/conformance-runner
+	scripts/build-corpus.sh
+	$(B)/conformance-runner --markdown docs/conformance.md $(B)/corpus/verifier \
+		>$(B)/conformance.txt
+	@sed -n '/^reference:/,$$p' $(B)/conformance.txt
 
 # Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
 realworld: deps

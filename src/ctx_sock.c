@@ -13,37 +13,58 @@
 #define RO(s, e, rd) { (s), (e), rd, R_DENY, 0, NULL }
 #define PTR(s, type) { (s), (s) + 8, R_EXACT(8), R_DENY, (type), NULL }
 
+/* ---- struct bpf_sock (80 bytes) ---- */
+
+/*
+ * The fields of struct bpf_sock as the kernel's bpf_sock_is_valid_access()
+ * sees them, whoever holds the pointer: a cgroup_sock program's context or
+ * a socket pointer of another program (sock_access.c). The rules do not
+ * look at the direction; each user restricts that on its own.
+ */
+#define FIELD(s, e, r) { (s), (e), r, r, 0, NULL }
+/* Scalar fields read 1, 2 or 4 bytes from their first byte; addresses
+ * may be read in parts. */
+#define HEAD(s) FIELD((s), (s) + 4, R_RULE(CTX_NARROW, 4, CTX_F_HEAD, 0))
+
+static const struct ctx_row bpf_sock_rows[] = {
+	FIELD(0, 4, R_EXACT(4)),		/* bound_dev_if */
+	HEAD(4),				/* family */
+	HEAD(8),				/* type */
+	HEAD(12),				/* protocol */
+	FIELD(16, 24, R_EXACT(4)),		/* mark, priority */
+	FIELD(24, 44, R_NARROW(4)),		/* src_ip4, src_ip6 */
+	HEAD(44),				/* src_port */
+	/* dst_port is a __be16 in a 4-byte slot: 1, 2 or 4 bytes. */
+	FIELD(48, 50, R_RULE(CTX_NARROW, 2, CTX_F_U32, 0)),
+	/* 50..51: padding */
+	FIELD(52, 72, R_NARROW(4)),		/* dst_ip4, dst_ip6 */
+	HEAD(72),				/* state */
+	HEAD(76),				/* rx_queue_mapping */
+};
+
 /* ---- cgroup_sock: struct bpf_sock (80 bytes) ---- */
 
-/* Socket options a program may set while the socket is created or
- * released, and the bound address it may read after bind. */
+/*
+ * What a cgroup_sock program may do with the fields above, by attach
+ * type: set socket options while the socket is created or released, read
+ * the bound address after bind, and read everything else.
+ */
 #define SOCK_SETUP (CTX_AT(BPF_CGROUP_INET_SOCK_CREATE) | \
 		    CTX_AT(BPF_CGROUP_INET_SOCK_RELEASE))
 #define SOCK_BOUND4 CTX_AT(BPF_CGROUP_INET4_POST_BIND)
 #define SOCK_BOUND6 CTX_AT(BPF_CGROUP_INET6_POST_BIND)
-#define SETUP_RW(s) { (s), (s) + 4, R_RULE(CTX_EXACT, 4, 0, SOCK_SETUP), \
-		      R_RULE(CTX_EXACT, 4, 0, SOCK_SETUP), 0, NULL }
+#define AT_RW(s, e, at) { (s), (e), R_RULE(CTX_ANY, 0, 0, (at)), \
+			  R_RULE(CTX_ANY, 0, 0, (at)), 0, NULL }
+#define AT_RO(s, e, at) { (s), (e), R_RULE(CTX_ANY, 0, 0, (at)), R_DENY, 0, NULL }
 
-/* Scalar fields read 1, 2 or 4 bytes from their first byte; addresses
- * may be read in parts. */
-#define HEAD(s, at) RO((s), (s) + 4, R_RULE(CTX_NARROW, 4, CTX_F_HEAD, (at)))
-
-static const struct ctx_row sock_rows[] = {
-	SETUP_RW(0),				/* bound_dev_if */
-	HEAD(4, 0),				/* family */
-	HEAD(8, 0),				/* type */
-	HEAD(12, 0),				/* protocol */
-	SETUP_RW(16),				/* mark */
-	SETUP_RW(20),				/* priority */
-	RO(24, 28, R_RULE(CTX_NARROW, 4, 0, SOCK_BOUND4)), /* src_ip4 */
-	RO(28, 44, R_RULE(CTX_NARROW, 4, 0, SOCK_BOUND6)), /* src_ip6 */
-	HEAD(44, SOCK_BOUND4 | SOCK_BOUND6),	/* src_port */
-	/* dst_port is a __be16 in a 4-byte slot: 1, 2 or 4 bytes. */
-	RO(48, 50, R_RULE(CTX_NARROW, 2, CTX_F_U32, 0)),
-	/* 50..51: padding */
-	RO(52, 72, R_NARROW(4)),		/* dst_ip4, dst_ip6 */
-	HEAD(72, 0),				/* state */
-	HEAD(76, 0),				/* rx_queue_mapping */
+static const struct ctx_row sock_attach_rows[] = {
+	AT_RW(0, 4, SOCK_SETUP),		/* bound_dev_if */
+	AT_RO(4, 16, 0),			/* family, type, protocol */
+	AT_RW(16, 24, SOCK_SETUP),		/* mark, priority */
+	AT_RO(24, 28, SOCK_BOUND4),		/* src_ip4 */
+	AT_RO(28, 44, SOCK_BOUND6),		/* src_ip6 */
+	AT_RO(44, 48, SOCK_BOUND4 | SOCK_BOUND6),	/* src_port */
+	AT_RO(48, 80, 0),			/* dst_*, state, ... */
 };
 
 /* ---- cgroup_sock_addr: struct bpf_sock_addr (72 bytes) ---- */
@@ -133,7 +154,8 @@ static const struct ctx_row sk_lookup_rows[] = {
 
 #define LAYOUT(rows, size) { rows, NROWS(rows), 0, (size) }
 
-static const struct ctx_layout sock_layout = LAYOUT(sock_rows, 80);
+static const struct ctx_layout bpf_sock_layout = LAYOUT(bpf_sock_rows, 80);
+static const struct ctx_layout sock_attach_layout = LAYOUT(sock_attach_rows, 80);
 static const struct ctx_layout sock_addr_layout = LAYOUT(sock_addr_rows, 72);
 static const struct ctx_layout sock_ops_layout = LAYOUT(sock_ops_rows, 224);
 static const struct ctx_layout sk_msg_layout = LAYOUT(sk_msg_rows, 80);
@@ -152,7 +174,8 @@ bool ctx_sock_check(const struct ctx_query *q, struct ctx_access *out)
 		fixed = *q;
 		if (!fixed.attach_type)
 			fixed.attach_type = BPF_CGROUP_INET_SOCK_CREATE;
-		return ctx_layout_check(&sock_layout, &fixed, out);
+		return ctx_layout_check(&bpf_sock_layout, &fixed, out) &&
+		       ctx_layout_check(&sock_attach_layout, &fixed, out);
 	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
 		return ctx_layout_check(&sock_addr_layout, q, out);
 	case BPF_PROG_TYPE_SOCK_OPS:
@@ -166,4 +189,9 @@ bool ctx_sock_check(const struct ctx_query *q, struct ctx_access *out)
 	default:
 		return false;
 	}
+}
+
+bool ctx_bpf_sock_check(const struct ctx_query *q, struct ctx_access *out)
+{
+	return ctx_layout_check(&bpf_sock_layout, q, out);
 }

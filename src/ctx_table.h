@@ -89,6 +89,8 @@ bool ctx_window_ok(int lo, int hi, const struct ctx_query *q);
 /* Families, one per file. Each returns false for types it does not know. */
 bool ctx_skb_check(const struct ctx_query *q, struct ctx_access *out);
 bool ctx_sock_check(const struct ctx_query *q, struct ctx_access *out);
+/* The fields of struct bpf_sock whoever reads them (no attach rules). */
+bool ctx_bpf_sock_check(const struct ctx_query *q, struct ctx_access *out);
 bool ctx_cgroup_check(const struct ctx_query *q, struct ctx_access *out);
 bool ctx_trace_check(const struct ctx_query *q, struct ctx_access *out);
 bool ctx_misc_check(const struct ctx_query *q, struct ctx_access *out);

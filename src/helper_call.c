@@ -286,10 +286,12 @@ static enum access_type arg_access(uint32_t arg_type)
 	return (arg_type & MEM_WRITE) ? ACCESS_WRITE : ACCESS_READ;
 }
 
-static int check_arg_by_kind(struct vet_env *env, uint32_t arg, struct call_meta *meta,
-			     const struct helper_proto *fn)
+/* `arg_type` is the argument's type after map-specific resolution: a
+ * sockmap's value is a socket, not memory. */
+static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_type,
+			     struct call_meta *meta, const struct helper_proto *fn)
 {
-	uint32_t regno = BPF_REG_1 + arg, arg_type = fn->arg_type[arg];
+	uint32_t regno = BPF_REG_1 + arg;
 	struct reg_state *reg = &cur_regs(env)[regno];
 	bool raw_done;
 	int err = 0;
@@ -415,7 +417,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 	}
 	if (reg->ref_obj_id && base_type(arg_type) != ARG_KPTR_XCHG_DEST)
 		meta->ref_obj_id = reg->ref_obj_id;
-	return check_arg_by_kind(env, arg, meta, fn);
+	return check_arg_by_kind(env, arg, arg_type, meta, fn);
 }
 
 /* Invalidates every copy of a released reference. */

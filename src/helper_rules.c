@@ -9,6 +9,11 @@ const char *helper_name_or_unknown(uint32_t id)
 	return n ? n : "unknown";
 }
 
+/*
+ * Helpers that return the socket they were given under another type: the
+ * result shares the argument's reference (released together). Checked on
+ * Linux 6.18: skc_to_mptcp_sock is one, skc_to_unix_sock is not.
+ */
 bool helper_is_ptr_cast(int func_id)
 {
 	switch (func_id) {
@@ -19,8 +24,7 @@ bool helper_is_ptr_cast(int func_id)
 	case 138:	/* skc_to_tcp_timewait_sock */
 	case 139:	/* skc_to_tcp_request_sock */
 	case 140:	/* skc_to_udp6_sock */
-	case 178:	/* skc_to_unix_sock */
-	case 194 + 1000:
+	case 196:	/* skc_to_mptcp_sock */
 		return true;
 	default:
 		return false;

@@ -43,22 +43,21 @@ static bool log_reserve(struct vet_log *log, size_t more)
 
 static void remember_line(struct vet_log *log, const char *text, size_t n)
 {
-	/* Keep the last non-empty line for the error summary. */
-	const char *end = text + n;
-
-	while (end > text && end[-1] == '\n')
-		end--;
-	if (end == text)
-		return;
-	const char *start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	n = (size_t)(end - start);
-	if (n >= sizeof(log->last_line))
-		n = sizeof(log->last_line) - 1;
-	memcpy(log->last_line, start, n);
-	log->last_line[n] = 0;
-	log->last_len = n;
+	/* Keep the last non-empty line for the error summary, whether it
+	 * came in one piece or several. */
+	for (size_t i = 0; i < n; i++) {
+		if (text[i] == '\n') {
+			log->line_open = false;
+			continue;
+		}
+		if (!log->line_open) {
+			log->last_len = 0;
+			log->line_open = true;
+		}
+		if (log->last_len + 1 < sizeof(log->last_line))
+			log->last_line[log->last_len++] = text[i];
+	}
+	log->last_line[log->last_len] = 0;
 }
 
 void log_vprintf(struct vet_log *log, const char *fmt, va_list ap)

@@ -32,6 +32,9 @@ struct vet_log {
 	/* The most recent verbose error line, i.e. the rejection reason. */
 	char last_line[512];
 	size_t last_len;
+	/* last_line has no newline yet: the next text continues it (messages
+	 * are often printed in several pieces). */
+	bool line_open;
 };
 
 void log_init(struct vet_log *log, uint32_t level, vet_log_fn sink, void *ctx);

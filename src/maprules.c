@@ -84,15 +84,6 @@ int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *m
 	return 0;
 }
 
-int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
-				 int func_id)
-{
-	(void)env;
-	(void)map;
-	(void)func_id;
-	return 0;
-}
-
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type)
 {

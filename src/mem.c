@@ -410,7 +410,7 @@ int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
 		err = access_pkt(env, regno, off, size, t, value_regno);
 	} else if (type == PTR_TO_FLOW_KEYS) {
 		err = access_flow_keys(env, off, size, t, value_regno);
-	} else if (reg_type_is_sk_pointer(type)) {
+	} else if (reg_type_is_sk_pointer(type) && type == base_type(type)) {
 		if (t == ACCESS_WRITE) {
 			verbose(env, "R%u cannot write into %s\n", regno,
 				reg_type_str(tb, sizeof(tb), type));

@@ -62,8 +62,9 @@ static void print_ptr_fields(struct vet_env *env, const struct reg_state *reg)
 		field(env, &first, "non_own_ref");
 	if (reg_type_is_map(t) && reg->map_ptr) {
 		if (reg->map_ptr->name && reg->map_ptr->name[0]) {
+			/* The kernel keeps BPF_OBJ_NAME_LEN - 1 characters. */
 			field(env, &first, "map=");
-			verbose(env, "%s", reg->map_ptr->name);
+			verbose(env, "%.15s", reg->map_ptr->name);
 		}
 		field(env, &first, "ks=");
 		verbose(env, "%u,vs=%u", reg->map_ptr->key_size,

@@ -21,13 +21,6 @@ bool reg_is_trusted(const struct reg_state *reg)
 	return false;
 }
 
-int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
-		      int size)
-{
-	(void)insn_idx; (void)regno; (void)off; (void)size;
-	return unsupported(env, "socket field access");
-}
-
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno)
 {

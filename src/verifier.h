@@ -261,16 +261,21 @@ int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, i
 int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
 			   bool zero_ok, bool direct);
 int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
-int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
-				 int func_id);
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
 
-/* btfptr.c: BTF-typed pointers, sockets */
-bool reg_is_trusted(const struct reg_state *reg);
+/* map_compat.c: which maps each helper accepts */
+int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
+				 int func_id);
+
+/* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
 		      int size);
+int sock_check_conversions(struct vet_env *env);
+
+/* btfptr.c: BTF-typed pointers */
+bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,

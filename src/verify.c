@@ -224,6 +224,8 @@ static int run_walk(struct vet_env *env)
 		err = check_global_subprogs(env);
 	if (!err)
 		err = check_max_stack_depth(env);
+	if (!err)
+		err = sock_check_conversions(env);
 	return err;
 }
 

@@ -1,0 +1,127 @@
+# The conformance ratchet: bpfvet must agree with the kernel on at least as
+# many selftests as tests/conformance/floor says. Uses the recorded kernel
+# verdicts, so it needs no BPF privileges; when the running kernel is the
+# one they were recorded on and this process may load programs, it also
+# checks that the recording is still what the kernel says.
+. tests/lib.sh
+RUNNER=build/conformance-runner
+FLOOR_FILE=tests/conformance/floor
+RECORDED=tests/conformance/kernel-6.18-testloader.csv
+CORPUS=build/corpus
+MAX_SECONDS=60
+
+expect_exit conformance_bad_option 2 $RUNNER --bogus $CORPUS/verifier
+expect_exit conformance_no_recording 2 $RUNNER --reference recorded \
+	--recorded /nonexistent.csv $CORPUS/verifier
+grep -q 'recorded verdicts /nonexistent.csv' "$TMP/err" &&
+	pass conformance_no_recording_msg || fail conformance_no_recording_msg "$(cat "$TMP/err")"
+
+if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/corpus.err"; then
+	fail conformance_floor "no corpus: $(tail -n 3 "$TMP/corpus.err")"
+	exit 0
+fi
+
+# Both recorded formats, on verifier_and (3 programs bpfvet gets right): ours
+# with one verdict flipped must count it as failed; the csv of `bpfvet
+# kernel` (per-program loads, no modes) is read as priv runs.
+AND=$CORPUS/verifier/verifier_and.bpf.o
+cat >"$TMP/ours.csv" <<'EOF'
+# crafted
+object,program,mode,verdict,errno,stage,msg_match,error
+verifier_and.bpf.o,invalid_and_of_negative_number,priv,failure,-13,verifier,yes,R0 max value is outside of the allowed memory range
+verifier_and.bpf.o,invalid_range_check,priv,failure,-13,verifier,yes,"R0 max value is outside of the allowed memory range"
+verifier_and.bpf.o,known_subreg_with_unknown_reg,priv,failure,-13,verifier,,"made up, for the test"
+EOF
+cat >"$TMP/kcmd.csv" <<'EOF'
+file_name,prog_name,prog_type,kernel_verdict,kernel_stage,kernel_errno,kernel_total_insns,kernel_error,bpfvet_verdict,match
+verifier_and.bpf.o,invalid_and_of_negative_number,socket_filter,failure,verifier,-13,13,R0 max value is outside of the allowed memory range,failure,yes
+verifier_and.bpf.o,invalid_range_check,socket_filter,failure,verifier,-13,19,"R0 max value is outside of the allowed memory range",failure,yes
+verifier_and.bpf.o,known_subreg_with_unknown_reg,socket_filter,success,verifier,0,7,,success,yes
+EOF
+$RUNNER --reference recorded --recorded "$TMP/ours.csv" $AND >"$TMP/ours.out" 2>&1
+if [ "$(tail -n 1 "$TMP/ours.out")" = "2 passed, 1 failed" ] &&
+	grep -q '^verifier_and/known_subreg_with_unknown_reg  *priv  *success  *failure  *success  *no ' "$TMP/ours.out"; then
+	pass conformance_recorded_format
+else
+	fail conformance_recorded_format "$(tail -n 3 "$TMP/ours.out" | tr '\n' ' ')"
+fi
+$RUNNER --reference recorded --recorded "$TMP/kcmd.csv" $AND >"$TMP/kcmd.out" 2>&1
+if [ "$(tail -n 1 "$TMP/kcmd.out")" = "3 passed, 0 failed" ] &&
+	grep -q 'no kernel verdict: 3' "$TMP/kcmd.out"; then
+	pass conformance_kernel_cmd_format
+else
+	fail conformance_kernel_cmd_format "$(tail -n 3 "$TMP/kcmd.out" | tr '\n' ' ')"
+fi
+
+t0=$(date +%s)
+$RUNNER --reference recorded --recorded $RECORDED --markdown "$TMP/conformance.md" \
+	$CORPUS/verifier >"$TMP/table" 2>"$TMP/runner.err"
+rc=$?
+secs=$(($(date +%s) - t0))
+if [ $rc -ne 0 ]; then
+	fail conformance_floor "runner exit $rc: $(tail -n 3 "$TMP/runner.err")"
+	exit 0
+fi
+
+# Every program of the corpus was read, and the annotations parsed.
+if grep -q '^objects 95, programs 1369 (14 auxiliary, 0 with annotations' "$TMP/table"; then
+	pass conformance_coverage
+else
+	fail conformance_coverage "$(grep '^objects' "$TMP/table")"
+fi
+
+[ $secs -lt $MAX_SECONDS ] && pass conformance_speed ||
+	fail conformance_speed "$secs s for the corpus, want < $MAX_SECONDS s"
+
+line=$(tail -n 1 "$TMP/table")
+passed=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+floor=$(tr -dc '0-9' <$FLOOR_FILE)
+if [ -z "$passed" ] || [ -z "$floor" ]; then
+	fail conformance_floor "cannot read '$line' or the floor '$floor'"
+elif [ "$passed" -lt "$floor" ]; then
+	fail conformance_floor "$passed programs agree with the kernel, the floor is $floor: a regression (see $RUNNER output)"
+elif [ "$passed" -gt "$floor" ]; then
+	pass "conformance_floor ($passed agree, above the floor $floor: raise tests/conformance/floor)"
+else
+	pass "conformance_floor ($passed agree)"
+fi
+
+# Is the recording still the kernel's word? Only on the kernel it was
+# recorded on, and only with the rights to load programs. The live run's
+# report must then equal the recorded run's below its header, which also
+# shows that the report is deterministic; without the live kernel a second
+# recorded run checks that.
+body() { sed -n '/^## Summary/,$p' "$1"; }
+same_report() {
+	body "$TMP/conformance.md" >"$TMP/a.md"
+	body "$1" >"$TMP/b.md"
+	cmp -s "$TMP/a.md" "$TMP/b.md"
+}
+rerun_recorded() {
+	$RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
+		$CORPUS/verifier >/dev/null 2>&1
+	same_report "$TMP/again.md" && pass conformance_report_stable ||
+		fail conformance_report_stable "two runs wrote different reports"
+}
+release=$(uname -r)
+if ! grep -q "on Linux $release," $RECORDED; then
+	pass "conformance_recording_current (skipped: recorded on another kernel than $release)"
+	rerun_recorded
+	exit 0
+fi
+$RUNNER -q --reference live --record "$TMP/live.csv" --markdown "$TMP/live.md" \
+	$CORPUS/verifier >/dev/null 2>"$TMP/live.err"
+if [ $? -ne 0 ]; then
+	pass "conformance_recording_current (skipped: $(head -n 1 "$TMP/live.err"))"
+	rerun_recorded
+	exit 0
+fi
+grep -v '^#' $RECORDED >"$TMP/recorded.rows"
+grep -v '^#' "$TMP/live.csv" >"$TMP/live.rows"
+if diff "$TMP/recorded.rows" "$TMP/live.rows" >"$TMP/live.diff"; then
+	pass conformance_recording_current
+else
+	fail conformance_recording_current "the kernel now says otherwise: $(head -n 4 "$TMP/live.diff" | tr '\n' ' ')"
+fi
+same_report "$TMP/live.md" && pass conformance_report_stable ||
+	fail conformance_report_stable "the live and the recorded run wrote different reports"
