@@ -70,8 +70,26 @@ struct bpfvet_open_opts {
 	 * target are not applied, and bpfvet_program__verify() reports such
 	 * programs as unsupported. Module BTFs are not searched. */
 	const char *btf_custom_path;
+	/* Kernel config for __kconfig externs (CONFIG_*), plain or gzip
+	 * ("/boot/config-$(uname -r)", "/proc/config.gz"). With it, and with
+	 * kernel_version when the object reads LINUX_KERNEL_VERSION, the
+	 * .kconfig map is filled and frozen as libbpf does, and the verifier
+	 * reads its values as constants. Without them it reads unknown
+	 * values. Absent weak externs are 0; absent strong ones fail. */
+	const char *kconfig_path;
+	/* LINUX_KERNEL_VERSION, KERNEL_VERSION(a, b, c) encoded
+	 * (a << 16 | b << 8 | min(c, 255)); 0: unknown. */
+	uint32_t kernel_version;
+	/* Possible CPUs of the target, the size libbpf gives to a
+	 * perf_event_array without max_entries. 0: the host's, read from
+	 * /sys/devices/system/cpu/possible as libbpf does (1 if unreadable). */
+	uint32_t nr_cpus;
+	/* /proc/kallsyms of the target, for typeless ksyms (extern const void
+	 * x __ksym), loaded as their address like libbpf does. NULL: each gets
+	 * a made-up non-zero kernel address. */
+	const char *kallsyms_path;
 };
-#define bpfvet_open_opts__last_field btf_custom_path
+#define bpfvet_open_opts__last_field kallsyms_path
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -115,7 +133,9 @@ uint32_t bpfvet_map__flags(const struct bpfvet_map *map);
 enum bpfvet_map_origin bpfvet_map__origin(const struct bpfvet_map *map);
 /* Inner map template of a map-in-map, or NULL. */
 const struct bpfvet_map *bpfvet_map__inner(const struct bpfvet_map *map);
-/* Initial contents of a global-data map (NULL for .bss and other maps). */
+/* Initial contents of a global-data map (NULL for .bss and other maps).
+ * For .kconfig: the values bpfvet was given (bpfvet_open_opts.kconfig_path,
+ * kernel_version), 0 where it was not. */
 const void *bpfvet_map__initial_value(const struct bpfvet_map *map,
 				      size_t *size);
 /* After a lenient open: why libbpf would not create this map as shown

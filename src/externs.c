@@ -55,36 +55,43 @@ static int find_datasec_of(const struct btf *btf, uint32_t var_id)
 	return -ENOENT;
 }
 
-/* Types libbpf can fill from the kernel config: bool, tristate, char,
- * integers of 1..8 bytes and char arrays. */
-static bool kcfg_type_ok(const struct btf *btf, uint32_t id, int depth)
+/* The kinds of value libbpf can fill from the kernel config: bool,
+ * tristate, char, integers of 2, 4 or 8 bytes and char arrays. */
+static enum kcfg_type kcfg_classify(const struct btf *btf, uint32_t id, bool *is_signed,
+				    int depth)
 {
 	const struct btf_type *t = btf_skip_mods(btf, id, NULL);
 	const char *name;
 
+	if (is_signed)
+		*is_signed = false;
 	if (!t || depth > 4)
-		return false;
+		return KCFG_UNKNOWN;
 	name = btf__name_by_offset(btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (btf_int_encoding(t) & BTF_INT_BOOL)
-			return t->size == 1;
-		return t->size >= 1 && t->size <= 8 && !(t->size & (t->size - 1));
+			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
+		if (is_signed)
+			*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		if (t->size == 1)
+			return KCFG_CHAR;
+		if (t->size < 1 || t->size > 8 || (t->size & (t->size - 1)))
+			return KCFG_UNKNOWN;
+		return KCFG_INT;
 	case BTF_KIND_ENUM:
-		return t->size == 4 && name && !strcmp(name, "libbpf_tristate");
+		return t->size == 4 && name && !strcmp(name, "libbpf_tristate") ?
+		       KCFG_TRISTATE : KCFG_UNKNOWN;
 	case BTF_KIND_ENUM64:
-		return name && !strcmp(name, "libbpf_tristate");
-	case BTF_KIND_ARRAY: {
-		const struct btf_type *el;
-
+		return name && !strcmp(name, "libbpf_tristate") ? KCFG_TRISTATE :
+		       KCFG_UNKNOWN;
+	case BTF_KIND_ARRAY:
 		if (btf_array(t)->nelems == 0)
-			return false;
-		el = btf_skip_mods(btf, btf_array(t)->type, NULL);
-		return el && btf_is_int(el) && el->size == 1 &&
-		       !(btf_int_encoding(el) & BTF_INT_BOOL);
-	}
+			return KCFG_UNKNOWN;
+		return kcfg_classify(btf, btf_array(t)->type, NULL, depth + 1) == KCFG_CHAR ?
+		       KCFG_CHAR_ARR : KCFG_UNKNOWN;
 	default:
-		return false;
+		return KCFG_UNKNOWN;
 	}
 }
 
@@ -124,7 +131,8 @@ static int init_kcfg(struct loader *ld, struct ld_extern *ext,
 	if (sz <= 0 || sz > UINT32_MAX || align <= 0)
 		return ext_fail(ld, ext, -EINVAL,
 				"extern (kconfig) %s: cannot size its type", ext->name);
-	if (!kcfg_type_ok(btf, t->type, 0))
+	ext->kcfg_type = kcfg_classify(btf, t->type, &ext->kcfg_signed, 0);
+	if (ext->kcfg_type == KCFG_UNKNOWN)
 		return ext_fail(ld, ext, -EOPNOTSUPP,
 				"extern (kconfig) %s: type is unsupported", ext->name);
 	ext->type = EXT_KCFG;

@@ -76,6 +76,16 @@ struct func {
 /* Sorted in this order; unresolved externs (lenient open only) last. */
 enum ext_type { EXT_KCFG, EXT_KSYM, EXT_UNRESOLVED };
 
+/* What a .kconfig extern can hold, as libbpf classifies it. */
+enum kcfg_type {
+	KCFG_UNKNOWN,
+	KCFG_CHAR,		/* 1-byte integer: also takes 'y', 'n', 'm' */
+	KCFG_BOOL,
+	KCFG_INT,		/* 2, 4 or 8 bytes */
+	KCFG_TRISTATE,		/* enum libbpf_tristate */
+	KCFG_CHAR_ARR,		/* string */
+};
+
 struct ld_extern {
 	char *name;
 	enum ext_type type;
@@ -89,6 +99,11 @@ struct ld_extern {
 	uint32_t kcfg_off;
 	uint32_t kcfg_sz;
 	uint32_t kcfg_align;
+	enum kcfg_type kcfg_type;
+	bool kcfg_signed;
+	/* Value known (kconfig.c, kallsyms.c); typeless ksyms: ksym_addr. */
+	bool is_set;
+	uint64_t ksym_addr;
 	/* EXT_UNRESOLVED: why (an entry in obj->warnings). */
 	const char *problem;
 };
@@ -130,6 +145,7 @@ struct loader {
 	/* Record libbpf's fatal semantic problems as warnings (problems.c). */
 	bool lenient;
 	struct btf *targ_btf;		/* CO-RE target, NULL when none */
+	uint32_t nr_cpus;		/* possible CPUs of the target */
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */
@@ -221,6 +237,14 @@ void maps_resolve_inner(struct bpfvet_map *maps, size_t cnt);
 const char *map_type_name(uint32_t type);
 
 /* progtype.c: see progtype.h */
+
+/* kconfig.c: fills the .kconfig map (path: kernel config or NULL;
+ * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
+int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
+
+/* kallsyms.c: addresses of typeless ksyms, from a kallsyms file or, when
+ * path is NULL, made up (non-zero, distinct). */
+int kallsyms_fill(struct loader *ld, const char *path);
 
 /* core_relo.c: CO-RE relocations of every function, against targ (NULL:
  * only those that need no target). */

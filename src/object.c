@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,7 +156,39 @@ static int load_target_btf(struct loader *ld, const char *path)
 	return 0;
 }
 
-static int load_steps(struct loader *ld, const void *buf, size_t size)
+/* Number of CPUs listed in /sys/devices/system/cpu/possible ("0-3,8"),
+ * as libbpf counts them; 1 when it cannot be read. */
+static uint32_t host_possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int a, b;
+	uint32_t n = 0;
+	int c = ',';
+
+	if (!f)
+		return 1;
+	while (c == ',' && fscanf(f, "%u", &a) == 1) {
+		b = a;
+		c = fgetc(f);
+		if (c == '-') {
+			if (fscanf(f, "%u", &b) != 1 || b < a)
+				break;
+			c = fgetc(f);
+		}
+		n += b - a + 1;
+	}
+	fclose(f);
+	return n ? n : 1;
+}
+
+struct open_params {
+	const char *kconfig_path;
+	uint32_t kernel_version;
+	const char *kallsyms_path;
+};
+
+static int load_steps(struct loader *ld, const struct open_params *op,
+		      const void *buf, size_t size)
 {
 	int err;
 
@@ -177,6 +210,10 @@ static int load_steps(struct loader *ld, const void *buf, size_t size)
 	if (!err)
 		err = maps_init(ld);
 	if (!err)
+		err = kconfig_fill(ld, op->kconfig_path, op->kernel_version);
+	if (!err)
+		err = kallsyms_fill(ld, op->kallsyms_path);
+	if (!err)
 		err = relos_collect(ld);
 	if (!err)
 		err = maps_link(ld);
@@ -196,6 +233,11 @@ static int open_copy(void *buf, size_t size, const char *name,
 		     struct bpfvet_object **objp)
 {
 	struct loader ld = { .eb = eb, .kconfig_map = -1, .arena_map = -1 };
+	struct open_params op = {
+		.kconfig_path = OPTS_HAS(opts, kconfig_path) ? opts->kconfig_path : NULL,
+		.kernel_version = OPTS_HAS(opts, kernel_version) ? opts->kernel_version : 0,
+		.kallsyms_path = OPTS_HAS(opts, kallsyms_path) ? opts->kallsyms_path : NULL,
+	};
 	struct bpfvet_object *obj;
 	int err;
 
@@ -204,6 +246,8 @@ static int open_copy(void *buf, size_t size, const char *name,
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	ld.obj = obj;
 	ld.lenient = OPTS_HAS(opts, lenient) && opts->lenient;
+	ld.nr_cpus = OPTS_HAS(opts, nr_cpus) && opts->nr_cpus ? opts->nr_cpus :
+		     host_possible_cpus();
 	obj->name = object_name(name);
 	obj->license = strdup("");
 	if (!obj->name || !obj->license)
@@ -215,7 +259,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 		err = load_target_btf(&ld, OPTS_HAS(opts, btf_custom_path) ?
 				      opts->btf_custom_path : NULL);
 	if (!err)
-		err = load_steps(&ld, buf, size);
+		err = load_steps(&ld, &op, buf, size);
 	loader_free(&ld);
 	if (err) {
 		errbuf_default(eb, err);

@@ -52,9 +52,17 @@ struct bpfvet_map {
 	/* Source section and offset of the definition. */
 	int sec_idx;
 	size_t sec_off;
-	/* Initial value of global data (.data, .rodata); NULL for .bss. */
+	/* Initial value of global data (.data, .rodata) and of a .kconfig
+	 * map whose values are all known; NULL for .bss. */
 	void *init_data;
 	size_t init_size;
+	/* Frozen before any program runs, as libbpf freezes .rodata and a
+	 * filled .kconfig: the verifier may read init_data as constants. */
+	bool frozen;
+	/* A frozen map whose contents bpfvet knows only in part (a .kconfig
+	 * with some values not given): init_size flags, 1 per known byte.
+	 * NULL: every byte is known. */
+	uint8_t *init_known;
 	/* Initial contents of a map-in-map or prog_array: slot -> map/prog
 	 * name (from `.values = { ... }`), `init_cnt` entries. */
 	char **init_slots;

@@ -563,10 +563,9 @@ static int apply_extern(struct build *b, const struct relo *r, struct bpfvet_ins
 		insn[0].imm = (int32_t)idx;
 		insn[1].imm = 0;
 	} else {
-		/* Typeless ksym: libbpf loads the kallsyms address as a plain
-		 * constant, which we cannot know here. */
-		insn[0].imm = 0;
-		insn[1].imm = 0;
+		/* Typeless ksym: the address itself, a plain constant. */
+		insn[0].imm = (int32_t)(uint32_t)ext->ksym_addr;
+		insn[1].imm = (int32_t)(uint32_t)(ext->ksym_addr >> 32);
 	}
 	return 0;
 }

@@ -12,6 +12,10 @@
 /* Target-kernel options shared by verify and dump (open_args.c). */
 struct open_args {
 	const char *btf;
+	const char *kconfig;
+	const char *kernel_version;
+	const char *nr_cpus;
+	const char *kallsyms;
 };
 
 extern const char open_args_usage[];
