@@ -19,17 +19,17 @@
 #include "kernel_load.h"
 #include "loader.h"
 
-enum kcfg_type { KCFG_UNKNOWN, KCFG_BOOL, KCFG_TRISTATE, KCFG_CHAR, KCFG_INT, KCFG_CHAR_ARR };
+enum kk_type { KK_UNKNOWN, KK_BOOL, KK_TRISTATE, KK_CHAR, KK_INT, KK_CHAR_ARR };
 
 struct kcfg {
 	const struct bpfvet_extern *e;
-	enum kcfg_type type;
+	enum kk_type type;
 	bool is_signed;
 	uint32_t size;
 	uint8_t *val;		/* where it goes in the .kconfig value */
 };
 
-static enum kcfg_type kcfg_type_of(const struct btf *btf, uint32_t id, bool *is_signed,
+static enum kk_type kcfg_type_of(const struct btf *btf, uint32_t id, bool *is_signed,
 				   int depth)
 {
 	const struct btf_type *t = btf_skip_mods(btf, id, NULL);
@@ -37,33 +37,33 @@ static enum kcfg_type kcfg_type_of(const struct btf *btf, uint32_t id, bool *is_
 
 	*is_signed = false;
 	if (!t || depth > 4)
-		return KCFG_UNKNOWN;
+		return KK_UNKNOWN;
 	name = btf__name_by_offset(btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (btf_int_encoding(t) & BTF_INT_BOOL)
-			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
+			return t->size == 1 ? KK_BOOL : KK_UNKNOWN;
 		*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
 		if (t->size == 1)
-			return KCFG_CHAR;
+			return KK_CHAR;
 		if (t->size > 8 || (t->size & (t->size - 1)))
-			return KCFG_UNKNOWN;
-		return KCFG_INT;
+			return KK_UNKNOWN;
+		return KK_INT;
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64:
 		if (btf_is_enum(t) && t->size != 4)
-			return KCFG_UNKNOWN;
-		return name && !strcmp(name, "libbpf_tristate") ? KCFG_TRISTATE : KCFG_UNKNOWN;
+			return KK_UNKNOWN;
+		return name && !strcmp(name, "libbpf_tristate") ? KK_TRISTATE : KK_UNKNOWN;
 	case BTF_KIND_ARRAY: {
 		bool sgn;
 
 		if (!btf_array(t)->nelems ||
-		    kcfg_type_of(btf, btf_array(t)->type, &sgn, depth + 1) != KCFG_CHAR)
-			return KCFG_UNKNOWN;
-		return KCFG_CHAR_ARR;
+		    kcfg_type_of(btf, btf_array(t)->type, &sgn, depth + 1) != KK_CHAR)
+			return KK_UNKNOWN;
+		return KK_CHAR_ARR;
 	}
 	default:
-		return KCFG_UNKNOWN;
+		return KK_UNKNOWN;
 	}
 }
 
@@ -80,11 +80,11 @@ static bool fits(const struct kcfg *c, uint64_t v)
 
 static int set_num(struct kload *kl, const struct kcfg *c, uint64_t v)
 {
-	if (c->type != KCFG_INT && c->type != KCFG_CHAR && c->type != KCFG_BOOL)
+	if (c->type != KK_INT && c->type != KK_CHAR && c->type != KK_BOOL)
 		return kload_refuse(kl, -EINVAL,
 				    "extern (kcfg) '%s': value '%llu' implies integer, char, or boolean type",
 				    c->e->name, (unsigned long long)v);
-	if (c->type == KCFG_BOOL && v > 1)
+	if (c->type == KK_BOOL && v > 1)
 		return kload_refuse(kl, -EINVAL, "extern (kcfg) '%s': value '%llu' isn't boolean compatible",
 				    c->e->name, (unsigned long long)v);
 	if (!fits(c, v))
@@ -100,17 +100,17 @@ static int set_tristate(struct kload *kl, const struct kcfg *c, char v)
 	uint32_t tri = v == 'y' ? 1 : v == 'm' ? 2 : 0;	/* enum libbpf_tristate */
 
 	switch (c->type) {
-	case KCFG_BOOL:
+	case KK_BOOL:
 		if (v == 'm')
 			return kload_refuse(kl, -EINVAL,
 					    "extern (kcfg) '%s': value 'm' implies tristate or char type",
 					    c->e->name);
 		c->val[0] = v == 'y';
 		return 0;
-	case KCFG_TRISTATE:
+	case KK_TRISTATE:
 		memcpy(c->val, &tri, c->size < sizeof(tri) ? c->size : sizeof(tri));
 		return 0;
-	case KCFG_CHAR:
+	case KK_CHAR:
 		c->val[0] = (uint8_t)v;
 		return 0;
 	default:
@@ -122,7 +122,7 @@ static int set_tristate(struct kload *kl, const struct kcfg *c, char v)
 
 static int set_string(struct kload *kl, const struct kcfg *c, const char *v, size_t len)
 {
-	if (c->type != KCFG_CHAR_ARR)
+	if (c->type != KK_CHAR_ARR)
 		return kload_refuse(kl, -EINVAL, "extern (kcfg) '%s': value '%.*s' implies char array type",
 				    c->e->name, (int)len, v);
 	if (len < 2 || v[len - 1] != '"')
@@ -155,7 +155,7 @@ static int set_config(struct kload *kl, const struct kcfg *c, const char *v, siz
 	if (errno || *end)
 		return kload_refuse(kl, -EINVAL, "extern (kcfg) '%s': value '%s' isn't a valid integer",
 				    c->e->name, num);
-	if (c->type != KCFG_INT && c->type != KCFG_CHAR)
+	if (c->type != KK_INT && c->type != KK_CHAR)
 		return kload_refuse(kl, -EINVAL, "extern (kcfg) '%s': value '%s' implies integer type",
 				    c->e->name, num);
 	return set_num(kl, c, n);

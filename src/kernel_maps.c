@@ -293,17 +293,9 @@ static int alloc_tables(struct kload *kl)
 	return 0;
 }
 
-static bool is_raw_fd(const struct bpfvet_program *prog, size_t insn, size_t *cursor)
-{
-	while (*cursor < prog->raw_fd_cnt && prog->raw_fd_insns[*cursor] < insn)
-		(*cursor)++;
-	return *cursor < prog->raw_fd_cnt && prog->raw_fd_insns[*cursor] == insn;
-}
-
 int kmaps_create(struct kload *kl)
 {
 	struct bpfvet_insn *insn;
-	size_t raw = 0;
 	int err;
 
 	if (kl->map_cnt) {
@@ -318,7 +310,7 @@ int kmaps_create(struct kload *kl)
 		/* A raw fd written in the ELF goes to the kernel as it is, and
 		 * the kernel says what it thinks of it. */
 		if ((insn->src_reg == BPF_PSEUDO_MAP_FD || insn->src_reg == BPF_PSEUDO_MAP_VALUE) &&
-		    !is_raw_fd(kl->prog, i, &raw)) {
+		    !prog_insn_flag(kl->prog, i, INSN_F_LITERAL_FD)) {
 			if (insn->imm < 0 || (size_t)insn->imm >= kl->map_cnt)
 				return kload_refuse(kl, -EINVAL,
 						    "insn %zu refers to map %d, the object has %zu",

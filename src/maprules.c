@@ -45,10 +45,23 @@ bool map_lookup_may_be_non_null(const struct bpfvet_map *map)
 
 bool map_is_frozen_rdonly(const struct bpfvet_map *map)
 {
-	/* libbpf freezes .rodata maps after filling them; programs see the
-	 * BPF_F_RDONLY_PROG flag and the kernel reads their contents. */
+	/* libbpf freezes .rodata, and .kconfig once filled; programs see
+	 * BPF_F_RDONLY_PROG and the kernel reads the contents. A .kconfig
+	 * whose values bpfvet was not given is not frozen here: unknown. */
 	return map->type == BPF_MAP_TYPE_ARRAY && (map->flags & BPF_F_RDONLY_PROG) &&
-	       map->origin == BPFVET_MAP_DATA;
+	       map->frozen;
+}
+
+bool map_const_known(const struct bpfvet_map *map, int off, int size)
+{
+	if (!map->init_known)
+		return true;
+	if (off < 0 || size < 1 || (uint64_t)off + (uint64_t)size > map->init_size)
+		return false;
+	for (int i = 0; i < size; i++)
+		if (!map->init_known[off + i])
+			return false;
+	return true;
 }
 
 int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, int size,

@@ -235,7 +235,8 @@ static int access_map_value(struct vet_env *env, uint32_t insn_idx, uint32_t reg
 		return check_map_kptr_access(env, insn_idx, value_regno, kptr);
 	if (t != ACCESS_READ || value_regno < 0)
 		return 0;
-	if (tnum_is_const(reg->b.var_off) && map_is_frozen_rdonly(map)) {
+	if (tnum_is_const(reg->b.var_off) && map_is_frozen_rdonly(map) &&
+	    map_const_known(map, off + (int)reg->b.var_off.value, size)) {
 		uint64_t val;
 
 		err = map_read_const(env, map, off + (int)reg->b.var_off.value, size,

@@ -9,12 +9,11 @@
  * map indexes where the kernel would see fds):
  *  - LD_IMM64 src=BPF_PSEUDO_MAP_FD:    imm = index in obj->maps;
  *  - LD_IMM64 src=BPF_PSEUDO_MAP_VALUE: imm = map index, next imm = offset;
- *    (except the ones listed in prog->raw_fd_insns, which no relocation
- *    wrote and which keep the ELF's raw fd);
  *  - LD_IMM64 src=BPF_PSEUDO_FUNC:      imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_CALL:          imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_KFUNC_CALL and LD_IMM64 src=BPF_PSEUDO_BTF_ID:
  *                                       imm = index in prog->externs, off = 0.
+ * except where prog->insn_flags says otherwise (INSN_F_LITERAL_FD).
  */
 #ifndef BPFVET_OBJECT_H
 #define BPFVET_OBJECT_H
@@ -53,13 +52,24 @@ struct bpfvet_map {
 	/* Source section and offset of the definition. */
 	int sec_idx;
 	size_t sec_off;
-	/* Initial value of global data (.data, .rodata); NULL for .bss. */
+	/* Initial value of global data (.data, .rodata) and of a .kconfig
+	 * map whose values are all known; NULL for .bss. */
 	void *init_data;
 	size_t init_size;
+	/* Frozen before any program runs, as libbpf freezes .rodata and a
+	 * filled .kconfig: the verifier may read init_data as constants. */
+	bool frozen;
+	/* A frozen map whose contents bpfvet knows only in part (a .kconfig
+	 * with some values not given): init_size flags, 1 per known byte.
+	 * NULL: every byte is known. */
+	uint8_t *init_known;
 	/* Initial contents of a map-in-map or prog_array: slot -> map/prog
 	 * name (from `.values = { ... }`), `init_cnt` entries. */
 	char **init_slots;
 	size_t init_cnt;
+	/* Lenient open: why this map is not what libbpf would create (an
+	 * entry in obj->warnings), or NULL. */
+	const char *problem;
 };
 
 /* One subprogram inside a relocated program. Index 0 is the entry. */
@@ -123,6 +133,14 @@ struct bpfvet_core_relo {
 	uint32_t kind;
 };
 
+/* Bits of bpfvet_program.insn_flags[i]. */
+enum {
+	/* LD_IMM64 src=BPF_PSEUDO_MAP_FD or BPF_PSEUDO_MAP_VALUE that no
+	 * relocation rewrote (hand-written code): imm is the file descriptor
+	 * the author wrote, which the kernel would look up, not a map index. */
+	INSN_F_LITERAL_FD = 1u << 0,
+};
+
 struct bpfvet_program {
 	struct bpfvet_object *obj;	/* NULL for raw programs */
 	char *name;
@@ -138,6 +156,8 @@ struct bpfvet_program {
 
 	struct bpfvet_insn *insns;
 	size_t insn_cnt;
+	/* INSN_F_* per instruction, insn_cnt entries; NULL when none is set. */
+	uint8_t *insn_flags;
 
 	struct bpfvet_subprog *subprogs;
 	size_t subprog_cnt;
@@ -151,15 +171,12 @@ struct bpfvet_program {
 	size_t line_info_cnt;
 	struct bpfvet_core_relo *core_relos;
 	size_t core_relo_cnt;
+	/* Some CO-RE records needed a target BTF and none was given: the
+	 * instructions they point at are as the compiler wrote them. */
+	bool core_pending;
 
 	struct bpfvet_ksym_ref *ksym_refs;
 	size_t ksym_ref_cnt;
-
-	/* LD_IMM64 with src BPF_PSEUDO_MAP_FD/VALUE that no relocation wrote
-	 * (hand-written in the ELF): their imm is a raw fd, not a map index.
-	 * Indexes in prog->insns, ascending. */
-	uint32_t *raw_fd_insns;
-	size_t raw_fd_cnt;
 
 	/* struct_ops programs: the struct_ops map (index in obj->maps) and
 	 * the member of its local struct type that points to the program;
@@ -171,6 +188,10 @@ struct bpfvet_program {
 	struct bpfvet_map *raw_maps;
 	size_t raw_map_cnt;
 	char *raw_license;
+
+	/* Lenient open: why libbpf could not load this program (an entry in
+	 * obj->warnings), or NULL. Such a program is not verified. */
+	const char *problem;
 };
 
 struct bpfvet_object {
@@ -190,7 +211,18 @@ struct bpfvet_object {
 	size_t map_cnt;
 	struct bpfvet_program *progs;
 	size_t prog_cnt;
+
+	/* Problems a lenient open recorded instead of failing, in the order
+	 * found; programs and maps point at the ones that concern them. */
+	char **warnings;
+	size_t warning_cnt;
 };
+
+static inline bool prog_insn_flag(const struct bpfvet_program *prog, size_t idx,
+				  unsigned int flag)
+{
+	return prog->insn_flags && idx < prog->insn_cnt && (prog->insn_flags[idx] & flag);
+}
 
 /* Map table and license that apply to a program, object or raw. */
 static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *prog,

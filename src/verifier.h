@@ -281,6 +281,8 @@ bool map_has_spin_lock(const struct vet_env *env, const struct bpfvet_map *map);
 bool reg_may_point_to_spin_lock(const struct vet_env *env, const struct reg_state *reg);
 bool map_is_frozen_rdonly(const struct bpfvet_map *map);
 bool map_lookup_may_be_non_null(const struct bpfvet_map *map);
+/* Whether bpfvet knows the frozen contents at [off, off + size). */
+bool map_const_known(const struct bpfvet_map *map, int off, int size);
 int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, int size,
 		   bool is_ldsx, uint64_t *val);
 int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,

@@ -286,6 +286,16 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 
 	if (!prog || !res || res->sz < offsetof(struct bpfvet_result, error))
 		return -EINVAL;
+	if (prog->problem) {
+		size_t sz = res->sz;
+
+		memset(res, 0, sz < sizeof(*res) ? sz : sizeof(*res));
+		res->sz = sz;
+		res->verdict = BPFVET_UNSUPPORTED;
+		res->err = -ENOEXEC;
+		snprintf(res->error, sizeof(res->error), "%s", prog->problem);
+		return -ENOEXEC;
+	}
 	env = malloc(sizeof(*env));
 	if (!env)
 		return -ENOMEM;
@@ -296,6 +306,9 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 		free(env);
 		return err;
 	}
+	/* The compiler's offsets for another kernel's types mean nothing. */
+	if (!err && prog->core_pending)
+		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
 		err = run_static_checks(env);
 	if (!err)

@@ -7,6 +7,25 @@
 #define EXIT_REJECTED	1	/* some program rejected (or a verdict differs) */
 #define EXIT_USAGE	2	/* usage or load error */
 
+#include "bpfvet.h"
+
+/* Target-kernel options shared by verify and dump (open_args.c). */
+struct open_args {
+	const char *btf;
+	const char *kconfig;
+	const char *kernel_version;
+	const char *nr_cpus;
+	const char *kallsyms;
+};
+
+extern const char open_args_usage[];
+/* 1: argv[*i] (and its value) consumed; 0: not such an option; -1: error,
+ * already reported. */
+int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
+/* Fills the open options (environment defaults included); -1 on error,
+ * already reported. */
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
+
 int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);

@@ -60,6 +60,7 @@ struct verify_args {
 	enum out_fmt fmt;
 	bool sel[F_MAX];
 	bool quiet;
+	struct open_args open;
 };
 
 struct rows {
@@ -82,7 +83,9 @@ static void verify_usage(FILE *f)
 		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
 		"  -q             no table, only the exit status\n"
-		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n");
+		"%s"
+		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
+		open_args_usage);
 }
 
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -154,6 +157,14 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 	if (!strcmp(s, "-q")) {
 		a->quiet = true;
 		return 0;
+	}
+	switch (open_args_parse(argc, argv, i, &a->open)) {
+	case 1:
+		return 0;
+	case -1:
+		return -EINVAL;
+	default:
+		break;
 	}
 	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-l") && strcmp(s, "-o") &&
 	    strcmp(s, "-e") && strcmp(s, "-f")) {
@@ -277,6 +288,8 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	struct bpfvet_object *obj;
 	int err;
 
+	if (open_args_apply(&a->open, &oo))
+		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
