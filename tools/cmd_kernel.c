@@ -35,6 +35,7 @@ struct kargs {
 	uint32_t prog_flags;
 	uint32_t drop_caps;
 	size_t log_size;
+	struct open_args open;
 	bool log_diff;
 	bool kernel_only;
 	bool quiet;
@@ -65,8 +66,11 @@ static void kernel_usage(FILE *f)
 		"  --log-size N   first kernel log buffer size in bytes\n"
 		"  --kernel-only  only load into the kernel (reference data)\n"
 		"  -q             no output, only the exit status\n"
+		"bpfvet targets the running kernel: /sys/kernel/btf/vmlinux, /proc/kallsyms,\n"
+		"/proc/config.gz or /boot/config-RELEASE and its release, unless set by:\n"
+		"%s"
 		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
-		"unsupported), 2 usage or load errors.\n");
+		"unsupported), 2 usage or load errors.\n", open_args_usage);
 }
 
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -140,6 +144,12 @@ static int parse_option(int argc, char **argv, int *i, struct kargs *a)
 
 	if (parse_switch(s, a))
 		return 0;
+	switch (open_args_parse(argc, argv, i, &a->open)) {
+	case 1:
+		return 0;
+	case -1:
+		return -EINVAL;
+	}
 	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-o") && strcmp(s, "-l") &&
 	    strcmp(s, "-f") && strcmp(s, "--flags") && strcmp(s, "--log-size")) {
 		fprintf(stderr, "bpfvet kernel: bad option '%s'\n", s);
@@ -333,9 +343,13 @@ static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char
 		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
 		.errbuf_sz = sizeof(errbuf),
 	};
+	char cfg[300];
 	struct bpfvet_object *obj;
 	int err;
 
+	if (open_args_apply(&a->open, &oo))
+		return -EINVAL;
+	open_args_target_running(&oo, cfg, sizeof(cfg));
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

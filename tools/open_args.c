@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -93,4 +95,32 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o)
 		o->nr_cpus = (uint32_t)n;
 	}
 	return 0;
+}
+
+/* The running kernel as the target, for the fields no option set: its BTF,
+ * kallsyms, config and version. `bpfvet kernel` compares with this very
+ * kernel, so anything else would compare different programs. */
+void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz)
+{
+	struct utsname u;
+	unsigned int a, b, c = 0;
+
+	if (!o->btf_custom_path && !access("/sys/kernel/btf/vmlinux", R_OK))
+		o->btf_custom_path = "/sys/kernel/btf/vmlinux";
+	if (!o->kallsyms_path && !access("/proc/kallsyms", R_OK))
+		o->kallsyms_path = "/proc/kallsyms";
+	if (uname(&u))
+		return;
+	if (!o->kernel_version && sscanf(u.release, "%u.%u.%u", &a, &b, &c) >= 2 && a < 256 &&
+	    b < 256)
+		o->kernel_version = a << 16 | b << 8 | (c > 255 ? 255 : c);
+	if (o->kconfig_path)
+		return;
+	if (!access("/proc/config.gz", R_OK)) {
+		o->kconfig_path = "/proc/config.gz";
+		return;
+	}
+	snprintf(cfg, cfg_sz, "/boot/config-%s", u.release);
+	if (!access(cfg, R_OK))
+		o->kconfig_path = cfg;
 }
