@@ -56,8 +56,40 @@ struct bpfvet_open_opts {
 	/* Where to write a one-line reason when opening fails. */
 	char *errbuf;
 	size_t errbuf_sz;
+	/* Inspection mode. Problems that make libbpf refuse the whole
+	 * object, though its contents can still be read (externs left for
+	 * the static linker, a relocation with no target, an invalid map
+	 * attribute), become warnings of the object (bpfvet_object__warning)
+	 * instead of failing the open; the programs and maps they spoil say
+	 * so (bpfvet_program__problem, bpfvet_map__problem). Malformed ELF,
+	 * BTF or relocation sections still fail. false: libbpf's behaviour. */
+	bool lenient;
+	/* Target kernel BTF for CO-RE relocations: raw BTF
+	 * (/sys/kernel/btf/vmlinux) or an ELF file with a .BTF section, as
+	 * libbpf's btf_custom_path. NULL: CO-RE relocations that need a
+	 * target are not applied, and bpfvet_program__verify() reports such
+	 * programs as unsupported. Module BTFs are not searched. */
+	const char *btf_custom_path;
+	/* Kernel config for __kconfig externs (CONFIG_*), plain or gzip
+	 * ("/boot/config-$(uname -r)", "/proc/config.gz"). With it, and with
+	 * kernel_version when the object reads LINUX_KERNEL_VERSION, the
+	 * .kconfig map is filled and frozen as libbpf does, and the verifier
+	 * reads its values as constants. Without them it reads unknown
+	 * values. Absent weak externs are 0; absent strong ones fail. */
+	const char *kconfig_path;
+	/* LINUX_KERNEL_VERSION, KERNEL_VERSION(a, b, c) encoded
+	 * (a << 16 | b << 8 | min(c, 255)); 0: unknown. */
+	uint32_t kernel_version;
+	/* Possible CPUs of the target, the size libbpf gives to a
+	 * perf_event_array without max_entries. 0: the host's, read from
+	 * /sys/devices/system/cpu/possible as libbpf does (1 if unreadable). */
+	uint32_t nr_cpus;
+	/* /proc/kallsyms of the target, for typeless ksyms (extern const void
+	 * x __ksym), loaded as their address like libbpf does. NULL: each gets
+	 * a made-up non-zero kernel address. */
+	const char *kallsyms_path;
 };
-#define bpfvet_open_opts__last_field errbuf_sz
+#define bpfvet_open_opts__last_field kallsyms_path
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -75,6 +107,10 @@ const struct bpfvet_map *bpfvet_object__map(const struct bpfvet_object *obj,
 size_t bpfvet_object__prog_cnt(const struct bpfvet_object *obj);
 struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 					   size_t idx);
+/* Warnings of a lenient open (see bpfvet_open_opts.lenient), in the
+ * order found; always 0 after a strict open. */
+size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj);
+const char *bpfvet_object__warning(const struct bpfvet_object *obj, size_t idx);
 
 /* ------------------------------------------------------------------ */
 /* Maps                                                                */
@@ -97,9 +133,14 @@ uint32_t bpfvet_map__flags(const struct bpfvet_map *map);
 enum bpfvet_map_origin bpfvet_map__origin(const struct bpfvet_map *map);
 /* Inner map template of a map-in-map, or NULL. */
 const struct bpfvet_map *bpfvet_map__inner(const struct bpfvet_map *map);
-/* Initial contents of a global-data map (NULL for .bss and other maps). */
+/* Initial contents of a global-data map (NULL for .bss and other maps).
+ * For .kconfig: the values bpfvet was given (bpfvet_open_opts.kconfig_path,
+ * kernel_version), 0 where it was not. */
 const void *bpfvet_map__initial_value(const struct bpfvet_map *map,
 				      size_t *size);
+/* After a lenient open: why libbpf would not create this map as shown
+ * (one of the object's warnings), or NULL. */
+const char *bpfvet_map__problem(const struct bpfvet_map *map);
 
 /* ------------------------------------------------------------------ */
 /* Programs                                                            */
@@ -115,6 +156,10 @@ uint32_t bpfvet_program__flags(const struct bpfvet_program *prog);
  * receives them (map references carry map indexes, not fds). */
 const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *prog,
 					       size_t *cnt);
+/* After a lenient open: why libbpf could not load this program (one of
+ * the object's warnings), or NULL. Its instructions keep whatever could
+ * not be relocated as compiled; bpfvet_program__verify() refuses it. */
+const char *bpfvet_program__problem(const struct bpfvet_program *prog);
 
 /* Kernel program-type names ("xdp", "sched_cls", ...) <-> numbers. */
 int bpfvet_prog_type_by_name(const char *name, uint32_t *type);
@@ -255,12 +300,102 @@ struct bpfvet_result {
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a
  * verdict was reached (accepted, rejected or unsupported: see res), or a
- * negative errno when verification could not run (bad arguments, no
- * memory).
+ * negative errno when verification could not run: -EINVAL for bad
+ * arguments, -ENOMEM, -ENOEXEC for a program that libbpf could not load
+ * (bpfvet_program__problem(); res->error then repeats the reason).
  */
 int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,
 			   struct bpfvet_result *res);
+
+/* ------------------------------------------------------------------ */
+/* Loading into the running kernel (the reference verifier)            */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Facts about the running kernel that loading needs: its BTF
+ * (/sys/kernel/btf/vmlinux), its config, its version and CPU count. Read
+ * on first use and kept, so that loading many programs reads them once.
+ * Not thread-safe: use one per thread.
+ */
+struct bpfvet_kernel;
+
+int bpfvet_kernel__new(struct bpfvet_kernel **kp);
+void bpfvet_kernel__free(struct bpfvet_kernel *k);
+
+enum bpfvet_kernel_verdict {
+	BPFVET_KERNEL_ACCEPTED = 0,
+	/* The verifier ran and rejected the program. */
+	BPFVET_KERNEL_REJECTED = 1,
+	/* The program could not reach the verifier: the kernel refused the
+	 * load before verifying (EPERM for fentry or lsm programs on a kernel
+	 * that does not allow them, E2BIG, an unknown type, ...), or bpfvet could not prepare
+	 * it (an extern the kernel lacks, a map the kernel cannot create, no
+	 * attach target). Never a rejection. */
+	BPFVET_KERNEL_REFUSED = 2,
+};
+
+enum bpfvet_kernel_stage {
+	BPFVET_STAGE_VERIFIER = 0,	/* the verifier ran */
+	BPFVET_STAGE_KERNEL = 1,	/* BPF_PROG_LOAD failed before verifying */
+	BPFVET_STAGE_SETUP = 2,		/* maps, BTF, externs, attach target */
+};
+
+struct bpfvet_kernel_opts {
+	size_t sz;
+	/* Kernel facts to reuse; NULL reads them for this call only. */
+	struct bpfvet_kernel *kernel;
+	/* BPFVET_LOG_LEVEL1 / LEVEL2; BPFVET_LOG_STATS is always added, the
+	 * statistics come from it. */
+	uint32_t log_level;
+	/* BPF_F_* load flags, added to those the section name implies
+	 * (e.g. BPF_F_TEST_RND_HI32 | BPF_F_TEST_REG_INVARIANTS). */
+	uint32_t prog_flags;
+	/* BPFVET_CAP_* bits dropped from the effective set around
+	 * BPF_PROG_LOAD (maps and BTF are created with full rights). */
+	uint32_t drop_caps;
+	/* First log buffer size in bytes; 0 picks one by log level. A log
+	 * that does not fit is retried once with the size the kernel asks
+	 * for (up to 1 GiB). */
+	size_t log_size;
+	/* Receives the whole kernel log once the load is over. */
+	bpfvet_log_fn log_fn;
+	void *log_ctx;
+};
+#define bpfvet_kernel_opts__last_field log_ctx
+
+struct bpfvet_kernel_result {
+	size_t sz;
+	enum bpfvet_kernel_verdict verdict;
+	enum bpfvet_kernel_stage stage;
+	int err;			/* negative errno; 0 if accepted */
+	/* Rejected: the last line of the log that is not a statistic.
+	 * Refused: why, e.g. "extern (func ksym) 'x': not found in kernel BTF". */
+	char error[256];
+	bool have_stats;		/* the log had a "processed N insns" line */
+	uint64_t insns_processed;
+	uint64_t total_states;
+	uint64_t peak_states;
+	uint64_t max_states_per_insn;
+	uint64_t mark_read;
+	uint64_t duration_ns;		/* the log's "verification time" */
+	uint64_t load_ns;		/* wall time of BPF_PROG_LOAD calls */
+	uint32_t subprog_cnt;		/* from the "stack depth" line */
+	uint32_t stack_depth[256];
+};
+#define bpfvet_kernel_result__last_field stack_depth
+
+/*
+ * Loads a program into the running kernel the way libbpf would (maps,
+ * global data, externs, CO-RE, BTF, func/line info, attach target),
+ * records the verdict and statistics, and unloads everything again.
+ * Returns 0 when a verdict was reached (see res; a refusal is a verdict),
+ * or a negative errno when the call itself could not run (bad arguments,
+ * no memory).
+ */
+int bpfvet_program__kernel_load(const struct bpfvet_program *prog,
+				const struct bpfvet_kernel_opts *opts,
+				struct bpfvet_kernel_result *res);
 
 #ifdef __cplusplus
 }

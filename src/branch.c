@@ -144,7 +144,7 @@ static void mark_ptr_not_null(const struct vet_env *env, struct reg_state *reg)
 		if (inner) {
 			reg->type = CONST_PTR_TO_MAP;
 			reg->map_ptr = inner;
-			if (map_has_timer_or_wq(inner))
+			if (map_has_timer_or_wq(env, inner))
 				reg->map_uid = reg->id;
 		} else if (map->type == BPF_MAP_TYPE_XSKMAP) {
 			reg->type = PTR_TO_XDP_SOCK;
@@ -180,7 +180,7 @@ static void mark_one_ptr_or_null(struct reg_state *reg, void *arg)
 		return;
 	}
 	mark_ptr_not_null(m->env, reg);
-	if (!reg_may_point_to_spin_lock(reg))
+	if (!reg_may_point_to_spin_lock(m->env, reg))
 		reg->id = 0;
 }
 

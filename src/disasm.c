@@ -464,8 +464,11 @@ uint64_t disasm_ksym_addr(uint32_t extern_idx)
 static uint64_t prog_pseudo_value(void *priv, const struct bpfvet_insn *insn,
 				  uint64_t raw)
 {
-	(void)priv;
-	(void)raw;
+	const struct bpfvet_program *prog = priv;
+
+	/* A hand-written descriptor: the kernel never gets to print it. */
+	if (prog_insn_flag(prog, (size_t)(insn - prog->insns), INSN_F_LITERAL_FD))
+		return raw;
 	switch (insn->src_reg) {
 	case BPF_PSEUDO_MAP_VALUE:
 	case BPF_PSEUDO_MAP_IDX_VALUE:

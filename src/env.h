@@ -259,6 +259,7 @@ struct subprog_info {
 };
 
 struct scc_visit;
+struct map_record;
 struct stack_live;
 
 /* A pending path: the state to resume and where. */
@@ -320,6 +321,8 @@ struct vet_env {
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;
 	size_t map_cnt;
+	/* Special fields of each map's value, parallel to maps. */
+	struct map_record *map_records;
 	uint32_t prog_type;
 	uint32_t expected_attach_type;
 	uint32_t prog_flags;

@@ -5,6 +5,8 @@
  * VAR or FUNC, and kconfig externs get their place in the .kconfig map.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,37 +55,65 @@ static int find_datasec_of(const struct btf *btf, uint32_t var_id)
 	return -ENOENT;
 }
 
-/* Types libbpf can fill from the kernel config: bool, tristate, char,
- * integers of 1..8 bytes and char arrays. */
-static bool kcfg_type_ok(const struct btf *btf, uint32_t id, int depth)
+/* The kinds of value libbpf can fill from the kernel config: bool,
+ * tristate, char, integers of 2, 4 or 8 bytes and char arrays. */
+static enum kcfg_type kcfg_classify(const struct btf *btf, uint32_t id, bool *is_signed,
+				    int depth)
 {
 	const struct btf_type *t = btf_skip_mods(btf, id, NULL);
 	const char *name;
 
+	if (is_signed)
+		*is_signed = false;
 	if (!t || depth > 4)
-		return false;
+		return KCFG_UNKNOWN;
 	name = btf__name_by_offset(btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (btf_int_encoding(t) & BTF_INT_BOOL)
-			return t->size == 1;
-		return t->size >= 1 && t->size <= 8 && !(t->size & (t->size - 1));
+			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
+		if (is_signed)
+			*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		if (t->size == 1)
+			return KCFG_CHAR;
+		if (t->size < 1 || t->size > 8 || (t->size & (t->size - 1)))
+			return KCFG_UNKNOWN;
+		return KCFG_INT;
 	case BTF_KIND_ENUM:
-		return t->size == 4 && name && !strcmp(name, "libbpf_tristate");
+		return t->size == 4 && name && !strcmp(name, "libbpf_tristate") ?
+		       KCFG_TRISTATE : KCFG_UNKNOWN;
 	case BTF_KIND_ENUM64:
-		return name && !strcmp(name, "libbpf_tristate");
-	case BTF_KIND_ARRAY: {
-		const struct btf_type *el;
-
+		return name && !strcmp(name, "libbpf_tristate") ? KCFG_TRISTATE :
+		       KCFG_UNKNOWN;
+	case BTF_KIND_ARRAY:
 		if (btf_array(t)->nelems == 0)
-			return false;
-		el = btf_skip_mods(btf, btf_array(t)->type, NULL);
-		return el && btf_is_int(el) && el->size == 1 &&
-		       !(btf_int_encoding(el) & BTF_INT_BOOL);
-	}
+			return KCFG_UNKNOWN;
+		return kcfg_classify(btf, btf_array(t)->type, NULL, depth + 1) == KCFG_CHAR ?
+		       KCFG_CHAR_ARR : KCFG_UNKNOWN;
 	default:
-		return false;
+		return KCFG_UNKNOWN;
 	}
+}
+
+/* An extern libbpf cannot resolve: fatal, or (lenient open) left
+ * unresolved for the static linker that should have handled it. */
+static int ext_fail(struct loader *ld, struct ld_extern *ext, int err,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int ext_fail(struct loader *ld, struct ld_extern *ext, int err,
+		    const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ret = ld_problem(ld, &ext->problem, err, "%s", msg);
+	if (!ret)
+		ext->type = EXT_UNRESOLVED;
+	return ret;
 }
 
 static int init_kcfg(struct loader *ld, struct ld_extern *ext,
@@ -94,16 +124,17 @@ static int init_kcfg(struct loader *ld, struct ld_extern *ext,
 	int align;
 
 	if (ext->is_func)
-		return errbuf_set(ld->eb, -EOPNOTSUPP,
-				  "extern function %s cannot be in .kconfig", ext->name);
+		return ext_fail(ld, ext, -EOPNOTSUPP,
+				"extern function %s cannot be in .kconfig", ext->name);
 	sz = btf__resolve_size(btf, t->type);
 	align = btf_align_of(btf, t->type, 0);
 	if (sz <= 0 || sz > UINT32_MAX || align <= 0)
-		return errbuf_set(ld->eb, -EINVAL,
-				  "extern (kconfig) %s: cannot size its type", ext->name);
-	if (!kcfg_type_ok(btf, t->type, 0))
-		return errbuf_set(ld->eb, -EOPNOTSUPP,
-				  "extern (kconfig) %s: type is unsupported", ext->name);
+		return ext_fail(ld, ext, -EINVAL,
+				"extern (kconfig) %s: cannot size its type", ext->name);
+	ext->kcfg_type = kcfg_classify(btf, t->type, &ext->kcfg_signed, 0);
+	if (ext->kcfg_type == KCFG_UNKNOWN)
+		return ext_fail(ld, ext, -EOPNOTSUPP,
+				"extern (kconfig) %s: type is unsupported", ext->name);
 	ext->type = EXT_KCFG;
 	ext->kcfg_sz = (uint32_t)sz;
 	ext->kcfg_align = (uint32_t)align;
@@ -116,28 +147,27 @@ static int init_extern(struct loader *ld, struct ld_extern *ext, const char *nam
 	const struct btf_type *t, *sec;
 	const char *sec_name;
 	uint32_t res;
+	int id;
 
 	if (!btf)
-		return errbuf_set(ld->eb, -ESRCH,
-				  "extern %s needs BTF, but the object has none", name);
-	ext->btf_id = find_extern_btf_id(btf, name);
-	if (ext->btf_id <= 0)
-		return errbuf_set(ld->eb, ext->btf_id ? ext->btf_id : -ENOENT,
-				  "no BTF for extern %s", name);
+		return ext_fail(ld, ext, -ESRCH,
+				"extern %s needs BTF, but the object has none", name);
+	id = find_extern_btf_id(btf, name);
+	if (id <= 0)
+		return ext_fail(ld, ext, id ? id : -ENOENT, "no BTF for extern %s", name);
+	ext->btf_id = id;
 	t = btf__type_by_id(btf, ext->btf_id);
 	ext->is_func = btf_is_func(t);
 	ext->sec_btf_id = find_datasec_of(btf, ext->btf_id);
 	if (ext->sec_btf_id <= 0)
-		return errbuf_set(ld->eb, -ENOENT,
-				  "no BTF section for extern %s", name);
+		return ext_fail(ld, ext, -ENOENT, "no BTF section for extern %s", name);
 	sec = btf__type_by_id(btf, ext->sec_btf_id);
 	sec_name = btf__name_by_offset(btf, sec->name_off);
 	if (sec_name && !strcmp(sec_name, ".kconfig"))
 		return init_kcfg(ld, ext, t);
 	if (!sec_name || strcmp(sec_name, ".ksyms"))
-		return errbuf_set(ld->eb, -EOPNOTSUPP,
-				  "extern %s is in unknown section %s", name,
-				  sec_name ? sec_name : "?");
+		return ext_fail(ld, ext, -EOPNOTSUPP, "extern %s is in unknown section %s",
+				name, sec_name ? sec_name : "?");
 	ext->type = EXT_KSYM;
 	res = 0;
 	if (!ext->is_func && btf_skip_mods(btf, t->type, &res))

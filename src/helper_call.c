@@ -7,23 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "helper_protos.h"
 #include "verifier.h"
-
-struct call_meta {
-	const struct bpfvet_map *map_ptr;
-	uint32_t map_uid;
-	uint32_t ref_obj_id;
-	uint32_t release_regno;
-	uint32_t subprogno;
-	uint64_t msize_max_value;
-	uint64_t mem_size;
-	int func_id;
-	bool raw_mode;
-	bool pkt_access;
-	/* Output buffer on the stack to mark as written after the call. */
-	int raw_regno;
-	int raw_size;
-};
 
 /* Register types accepted for each argument type, in the kernel's order
  * (the order matters: it is printed in "expected=" messages). */
@@ -312,8 +297,17 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 			verbose(env, "invalid map_ptr to access map->key\n");
 			return -EACCES;
 		}
-		return check_helper_mem_access(env, regno, (int)meta->map_ptr->key_size,
-					       ACCESS_READ, false, false, NULL);
+		err = check_helper_mem_access(env, regno, (int)meta->map_ptr->key_size,
+					      ACCESS_READ, false, false, NULL);
+		if (err || !map_lookup_may_be_non_null(meta->map_ptr))
+			return err;
+		err = stack_const_key(env, reg, meta->map_ptr->key_size, &meta->const_map_key);
+		if (err < 0) {
+			meta->const_map_key = -1;
+			if (err != -EOPNOTSUPP)
+				return err;
+		}
+		return 0;
 	case ARG_PTR_TO_MAP_VALUE:
 		if ((arg_type & PTR_MAYBE_NULL) && reg_is_null(reg))
 			return 0;
@@ -360,7 +354,7 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 	case ARG_KPTR_XCHG_DEST:
 	case ARG_PTR_TO_DYNPTR:
 	case ARG_PTR_TO_PERCPU_BTF_ID:
-		return check_special_arg(env, regno, arg_type, meta->func_id);
+		return check_special_arg(env, regno, arg_type, meta);
 	default:
 		return 0;
 	}
@@ -485,14 +479,19 @@ static int set_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		r0->type = NOT_INIT;
 		return 0;
 	case RET_PTR_TO_MAP_VALUE:
-		reg_mark_ptr(r0, PTR_TO_MAP_VALUE | flag);
 		if (!meta->map_ptr) {
 			verbose(env, "kernel subsystem misconfigured verifier\n");
 			return -EINVAL;
 		}
+		/* An array element at a known index always exists. */
+		if (meta->func_id == HELPER_MAP_LOOKUP_ELEM &&
+		    map_lookup_may_be_non_null(meta->map_ptr) && meta->const_map_key >= 0 &&
+		    meta->const_map_key < (int64_t)meta->map_ptr->max_entries)
+			flag &= ~PTR_MAYBE_NULL;
+		reg_mark_ptr(r0, PTR_TO_MAP_VALUE | flag);
 		r0->map_ptr = meta->map_ptr;
 		r0->map_uid = meta->map_uid;
-		if (!(flag & PTR_MAYBE_NULL) && map_has_spin_lock(meta->map_ptr))
+		if (!(flag & PTR_MAYBE_NULL) && map_has_spin_lock(env, meta->map_ptr))
 			r0->id = ++env->id_gen;
 		return 0;
 	case RET_PTR_TO_SOCKET:
@@ -571,6 +570,8 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 	case HELPER_USER_RINGBUF_DRAIN:
 		return push_callback_call(env, insn, *insn_idx, meta->subprogno,
 					  CB_USER_RINGBUF);
+	case FN_snprintf:
+		return check_snprintf_call(env);
 	default:
 		return check_helper_special_rules(env, meta->func_id);
 	}
@@ -644,12 +645,15 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	meta.func_id = insn->imm;
 	meta.pkt_access = fn->pkt_access;
 	meta.raw_regno = -1;
+	meta.const_map_key = -1;
 	for (uint32_t i = 0; i < 5; i++) {
 		err = check_func_arg(env, i, &meta, fn);
 		if (err)
 			return err;
 	}
-	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
+	err = record_func_map(env, meta.map_ptr, meta.func_id);
+	if (!err)
+		err = record_func_key(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
 	/* Output buffers on the stack are now initialised. */
@@ -690,6 +694,10 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		regs[BPF_REG_0].ref_obj_id = id;
 	}
 	refine_retval(env, fn, &meta);
+	/* The kernel checks the map against the helper only now, after R0. */
+	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
+	if (err)
+		return err;
 	if (helper_changes_pkt_data(meta.func_id))
 		clear_all_pkt_pointers(env);
 	return 0;

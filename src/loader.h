@@ -39,6 +39,7 @@ enum relo_kind {
 	RELO_SUBPROG_ADDR,	/* LD_IMM64 of a .text function (callback) */
 	RELO_EXTERN_LD64,	/* LD_IMM64 of a __ksym or __kconfig extern */
 	RELO_EXTERN_CALL,	/* call of an extern kfunc */
+	RELO_UNRESOLVED,	/* lenient open: left as compiled (see func.problem) */
 };
 
 struct relo {
@@ -65,9 +66,25 @@ struct func {
 	/* Position inside the program being built, valid when appended. */
 	size_t sub_insn_off;
 	bool appended;
+	/* Lenient open: first problem that spoils every program containing
+	 * this function (an entry in obj->warnings), or NULL. */
+	const char *problem;
+	/* Has CO-RE records left as compiled for want of a target BTF. */
+	bool core_pending;
 };
 
-enum ext_type { EXT_KCFG, EXT_KSYM };
+/* Sorted in this order; unresolved externs (lenient open only) last. */
+enum ext_type { EXT_KCFG, EXT_KSYM, EXT_UNRESOLVED };
+
+/* What a .kconfig extern can hold, as libbpf classifies it. */
+enum kcfg_type {
+	KCFG_UNKNOWN,
+	KCFG_CHAR,		/* 1-byte integer: also takes 'y', 'n', 'm' */
+	KCFG_BOOL,
+	KCFG_INT,		/* 2, 4 or 8 bytes */
+	KCFG_TRISTATE,		/* enum libbpf_tristate */
+	KCFG_CHAR_ARR,		/* string */
+};
 
 struct ld_extern {
 	char *name;
@@ -82,6 +99,13 @@ struct ld_extern {
 	uint32_t kcfg_off;
 	uint32_t kcfg_sz;
 	uint32_t kcfg_align;
+	enum kcfg_type kcfg_type;
+	bool kcfg_signed;
+	/* Value known (kconfig.c, kallsyms.c); typeless ksyms: ksym_addr. */
+	bool is_set;
+	uint64_t ksym_addr;
+	/* EXT_UNRESOLVED: why (an entry in obj->warnings). */
+	const char *problem;
 };
 
 /* One .BTF.ext sub-section (func_info, line_info or CO-RE). */
@@ -104,6 +128,14 @@ struct btf_ext_view {
 	struct ext_info core;
 };
 
+/* A struct_ops member that points to a program (struct_ops.c). */
+struct st_ops_slot {
+	int map;		/* index in obj->maps */
+	uint32_t member;	/* member index in the map's local struct */
+	size_t sec_idx;		/* the program's section and first insn */
+	size_t insn;
+};
+
 /* Extra facts about legacy maps that only matter while linking them. */
 struct legacy_def {
 	size_t map_idx;
@@ -118,6 +150,10 @@ struct legacy_def {
 struct loader {
 	struct bpfvet_object *obj;
 	struct errbuf *eb;
+	/* Record libbpf's fatal semantic problems as warnings (problems.c). */
+	bool lenient;
+	struct btf *targ_btf;		/* CO-RE target, NULL when none */
+	uint32_t nr_cpus;		/* possible CPUs of the target */
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */
@@ -139,6 +175,8 @@ struct loader {
 	struct bpfvet_map *inner;
 	size_t *inner_outer;		/* outer map index of each template */
 	size_t inner_cnt;
+	struct st_ops_slot *st_slots;
+	size_t st_slot_cnt;
 	int kconfig_map;		/* -1 when absent */
 	int arena_map;
 
@@ -150,6 +188,13 @@ struct loader {
 	uint32_t override_attach;
 	uint32_t override_flags;
 };
+
+/* problems.c: strict, sets the error and returns err; lenient, records a
+ * warning, stores its text in *textp (may be NULL) and returns 0. Either
+ * way -ENOMEM when out of memory. */
+int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void problems_free(struct bpfvet_object *obj);
 
 /* sections.c */
 int sections_classify(struct loader *ld);
@@ -201,7 +246,24 @@ void maps_free_one(struct bpfvet_map *map);
 void maps_resolve_inner(struct bpfvet_map *maps, size_t cnt);
 const char *map_type_name(uint32_t type);
 
+/* struct_ops.c */
+int struct_ops_collect_relos(struct loader *ld, const struct elf_sec *rsec);
+/* Sets st_ops_map/st_ops_member of every program once they are built. */
+void struct_ops_assign(struct loader *ld);
+
 /* progtype.c: see progtype.h */
+
+/* kconfig.c: fills the .kconfig map (path: kernel config or NULL;
+ * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
+int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
+
+/* kallsyms.c: addresses of typeless ksyms, from a kallsyms file or, when
+ * path is NULL, made up (non-zero, distinct). */
+int kallsyms_fill(struct loader *ld, const char *path);
+
+/* core_relo.c: CO-RE relocations of every function, against targ (NULL:
+ * only those that need no target). */
+int core_apply(struct loader *ld, const struct btf *targ);
 
 /* reloc.c */
 int relos_collect(struct loader *ld);

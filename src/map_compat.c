@@ -4,9 +4,14 @@
  * check_map_func_compatibility() does: some map types only work with a
  * few helpers, and some helpers only with a few map types. A pair must
  * pass both lists. Helper and map type numbers are the uapi's.
+ *
+ * Also the per-call map bookkeeping that precedes it (the kernel's
+ * record_func_map and record_func_key): helpers that write into a map
+ * refuse read-only maps, and a tail call needs a prog array.
  */
 #include <errno.h>
 
+#include "helper_protos.h"
 #include "verifier.h"
 
 #define MAX_PEERS 7
@@ -212,4 +217,63 @@ int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *m
 	verbose(env, "cannot pass map_type %u into func %s#%d\n", map->type,
 		helper_name_or_unknown((uint32_t)func_id), func_id);
 	return -EINVAL;
+}
+
+/* Helpers whose map the kernel records per call site. */
+static bool records_map(int func_id)
+{
+	switch (func_id) {
+	case FN_tail_call:
+	case FN_map_lookup_elem:
+	case FN_map_update_elem:
+	case FN_map_delete_elem:
+	case FN_map_push_elem:
+	case FN_map_pop_elem:
+	case FN_map_peek_elem:
+	case FN_for_each_map_elem:
+	case FN_redirect_map:
+	case FN_map_lookup_percpu_elem:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id)
+{
+	if (!records_map(func_id))
+		return 0;
+	if (!map) {
+		verbose(env, "verifier bug: expected map for helper call\n");
+		return -EFAULT;
+	}
+	if ((map->flags & BPF_F_RDONLY_PROG) &&
+	    (func_id == FN_map_delete_elem || func_id == FN_map_update_elem ||
+	     func_id == FN_map_push_elem || func_id == FN_map_pop_elem)) {
+		verbose(env, "write into map forbidden\n");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/*
+ * A tail call's index, when constant and in range, lets the kernel turn the
+ * call into a direct jump; it marks the index precise so that pruning keeps
+ * that promise.
+ */
+int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id)
+{
+	const struct reg_state *r3 = &cur_regs(env)[BPF_REG_3];
+
+	if (func_id != FN_tail_call)
+		return 0;
+	if (!map || map->type != BPF_MAP_TYPE_PROG_ARRAY) {
+		/* 6.17+ prints this without a newline. */
+		verbose(env, "expected prog array map for tail call");
+		return -EINVAL;
+	}
+	if (r3->type != SCALAR_VALUE || !tnum_is_const(r3->b.var_off) ||
+	    r3->b.var_off.value >= map->max_entries)
+		return 0;
+	return mark_chain_precision(env, BPF_REG_3);
 }

@@ -12,6 +12,9 @@ const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx)
 {
 	int32_t i = env->insns[idx].imm;
 
+	/* A descriptor written by hand names no map bpfvet knows. */
+	if (prog_insn_flag(env->prog, idx, INSN_F_LITERAL_FD))
+		return NULL;
 	if (i < 0 || (size_t)i >= env->map_cnt)
 		return NULL;
 	return &env->maps[i];
@@ -31,6 +34,11 @@ int maps_check_ldimm64(struct vet_env *env, uint32_t idx)
 
 	if (!map) {
 		verbose(env, "fd %d is not pointing to valid bpf_map\n", insn->imm);
+		/* The kernel says EINVAL for an open file that is not a map
+		 * (a loader always has 0-2 open) and EBADF for a closed one. */
+		if (prog_insn_flag(env->prog, idx, INSN_F_LITERAL_FD) &&
+		    insn->imm >= 0 && insn->imm <= 2)
+			return -EINVAL;
 		return -EBADF;
 	}
 	err = check_map_prog_compatibility(env, map);

@@ -55,6 +55,7 @@ void maps_free_one(struct bpfvet_map *map)
 	free(map->name);
 	free(map->real_name);
 	free(map->init_data);
+	free(map->init_known);
 	for (i = 0; i < map->init_cnt; i++)
 		free(map->init_slots[i]);
 	free(map->init_slots);
@@ -206,6 +207,8 @@ static int maps_data(struct loader *ld)
 		case SEC_RODATA:
 			err = internal_map(ld, sec->name, i, sec->data, sec->size,
 					   BPF_F_RDONLY_PROG);
+			if (!err)
+				ld->obj->maps[ld->obj->map_cnt - 1].frozen = true;
 			break;
 		case SEC_BSS:
 			err = internal_map(ld, sec->name, i, NULL, sec->size, 0);
@@ -334,11 +337,27 @@ static int append_inner(struct loader *ld)
 	return 0;
 }
 
+/* libbpf sizes a perf event array without max_entries by the number of
+ * possible CPUs, when it creates the map. */
+static void size_perf_arrays(struct loader *ld)
+{
+	for (size_t i = 0; i < ld->obj->map_cnt; i++) {
+		struct bpfvet_map *m = &ld->obj->maps[i];
+
+		if (m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !m->max_entries)
+			m->max_entries = ld->nr_cpus;
+	}
+}
+
 int maps_link(struct loader *ld)
 {
 	int err = maps_legacy_link(ld);
 
-	return err ? err : append_inner(ld);
+	if (!err)
+		err = append_inner(ld);
+	if (!err)
+		size_perf_arrays(ld);
+	return err;
 }
 
 static const char *const map_type_names[] = {

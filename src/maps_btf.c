@@ -24,6 +24,7 @@ struct btf_def {
 	uint32_t pinning, key_type_id, value_type_id;
 	uint64_t map_extra;
 	bool has_inner;
+	const char *problem;	/* lenient open: see bpfvet_map.problem */
 };
 
 /* __uint(name, N) is a pointer to an array of N elements. */
@@ -181,7 +182,7 @@ static int parse_member(struct loader *ld, const char *map, const struct btf_mem
 			return errbuf_set(ld->eb, -EINVAL, "map %s: inner maps cannot be pinned", map);
 		err = field_int(ld, map, name, m, &def->pinning);
 		if (!err && def->pinning > PIN_BY_NAME)
-			return errbuf_set(ld->eb, -EINVAL, "map %s: bad pinning %u",
+			return ld_problem(ld, &def->problem, -EINVAL, "map %s: bad pinning %u",
 					  map, def->pinning);
 		return err;
 	}
@@ -282,6 +283,11 @@ static int btf_map_one(struct loader *ld, const struct elf_sec *sec,
 		return errbuf_set(ld->eb, -EINVAL, "map %s lies outside .maps", name);
 	if (!btf_is_var(var))
 		return errbuf_set(ld->eb, -EINVAL, "map %s is not a BTF VAR", name);
+	/* A map declared extern is defined by another object that static
+	 * linking would bring in: it has no definition here. */
+	if (btf_var(var)->linkage == BTF_VAR_GLOBAL_EXTERN)
+		return ld_problem(ld, NULL, -EOPNOTSUPP,
+				  "map %s: extern map (left for the static linker)", name);
 	if (btf_var(var)->linkage != BTF_VAR_GLOBAL_ALLOCATED)
 		return errbuf_set(ld->eb, -EOPNOTSUPP,
 				  "map %s: static (or hidden) maps are not supported", name);
@@ -302,6 +308,7 @@ static int btf_map_one(struct loader *ld, const struct elf_sec *sec,
 	m->sec_off = vi->offset;
 	m->btf_var_type_id = vi->type;
 	fill_from_def(m, &def);
+	m->problem = def.problem ? def.problem : inner.problem;
 	if (def.has_inner)
 		return queue_inner(ld, name, ld->obj->map_cnt - 1, &inner);
 	return 0;

@@ -203,11 +203,12 @@ static void load_unknown(struct vet_env *env, int value_regno)
 		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
 }
 
-static int access_map_value(struct vet_env *env, uint32_t regno, int off, int size,
-			    enum access_type t, int value_regno, bool is_ldsx)
+static int access_map_value(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
+			    int size, enum access_type t, int value_regno, bool is_ldsx)
 {
 	struct reg_state *reg = &cur_regs(env)[regno];
 	const struct bpfvet_map *map = reg->map_ptr;
+	const struct map_field *kptr = NULL;
 	int err;
 
 	if (leaks_pointer(env, t, value_regno)) {
@@ -227,9 +228,15 @@ static int access_map_value(struct vet_env *env, uint32_t regno, int off, int si
 	err = check_map_value_access(env, regno, off, size, false, true);
 	if (err)
 		return err;
+	if (tnum_is_const(reg->b.var_off))
+		kptr = map_field_at(env, map, (uint32_t)off + (uint32_t)reg->b.var_off.value,
+				    FIELD_KPTR | FIELD_UPTR);
+	if (kptr)
+		return check_map_kptr_access(env, insn_idx, value_regno, kptr);
 	if (t != ACCESS_READ || value_regno < 0)
 		return 0;
-	if (tnum_is_const(reg->b.var_off) && map_is_frozen_rdonly(map)) {
+	if (tnum_is_const(reg->b.var_off) && map_is_frozen_rdonly(map) &&
+	    map_const_known(map, off + (int)reg->b.var_off.value, size)) {
 		uint64_t val;
 
 		err = map_read_const(env, map, off + (int)reg->b.var_off.value, size,
@@ -399,7 +406,7 @@ int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
 		if (!err)
 			load_unknown(env, value_regno);
 	} else if (type == PTR_TO_MAP_VALUE) {
-		err = access_map_value(env, regno, off, size, t, value_regno, is_ldsx);
+		err = access_map_value(env, insn_idx, regno, off, size, t, value_regno, is_ldsx);
 	} else if (base_type(type) == PTR_TO_MEM) {
 		err = access_mem(env, regno, off, size, t, value_regno);
 	} else if (type == PTR_TO_CTX) {

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "loader.h"
 #include "progtype.h"
@@ -48,6 +50,7 @@ void prog_free_contents(struct bpfvet_program *prog)
 	free(prog->sec_name);
 	free(prog->attach_target);
 	free(prog->insns);
+	free(prog->insn_flags);
 	for (i = 0; i < prog->subprog_cnt; i++)
 		free(prog->subprogs[i].name);
 	free(prog->subprogs);
@@ -57,6 +60,7 @@ void prog_free_contents(struct bpfvet_program *prog)
 	free(prog->func_info);
 	free(prog->line_info);
 	free(prog->core_relos);
+	free(prog->ksym_refs);
 	for (i = 0; i < prog->raw_map_cnt; i++)
 		maps_free_one(&prog->raw_maps[i]);
 	free(prog->raw_maps);
@@ -81,6 +85,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 	free(obj->btf_ext_data);
 	free(obj->name);
 	free(obj->license);
+	problems_free(obj);
 	free(obj);
 }
 
@@ -131,11 +136,61 @@ static void loader_free(struct loader *ld)
 	free(ld->inner);
 	free(ld->inner_outer);
 	free(ld->legacy);
+	free(ld->st_slots);
 	free(ld->sec_kind);
+	btf__free(ld->targ_btf);
 	elf_file_close(&ld->elf);
 }
 
-static int load_steps(struct loader *ld, const void *buf, size_t size)
+static int load_target_btf(struct loader *ld, const char *path)
+{
+	int err;
+
+	if (!path)
+		return 0;
+	ld->targ_btf = btf__parse(path, NULL);
+	err = libbpf_get_error(ld->targ_btf);
+	if (err) {
+		ld->targ_btf = NULL;
+		return errbuf_set(ld->eb, err < 0 ? err : -EINVAL,
+				  "cannot read target BTF %s: %s", path, strerror(-err));
+	}
+	return 0;
+}
+
+/* Number of CPUs listed in /sys/devices/system/cpu/possible ("0-3,8"),
+ * as libbpf counts them; 1 when it cannot be read. */
+static uint32_t host_possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int a, b;
+	uint32_t n = 0;
+	int c = ',';
+
+	if (!f)
+		return 1;
+	while (c == ',' && fscanf(f, "%u", &a) == 1) {
+		b = a;
+		c = fgetc(f);
+		if (c == '-') {
+			if (fscanf(f, "%u", &b) != 1 || b < a)
+				break;
+			c = fgetc(f);
+		}
+		n += b - a + 1;
+	}
+	fclose(f);
+	return n ? n : 1;
+}
+
+struct open_params {
+	const char *kconfig_path;
+	uint32_t kernel_version;
+	const char *kallsyms_path;
+};
+
+static int load_steps(struct loader *ld, const struct open_params *op,
+		      const void *buf, size_t size)
 {
 	int err;
 
@@ -157,15 +212,23 @@ static int load_steps(struct loader *ld, const void *buf, size_t size)
 	if (!err)
 		err = maps_init(ld);
 	if (!err)
+		err = kconfig_fill(ld, op->kconfig_path, op->kernel_version);
+	if (!err)
+		err = kallsyms_fill(ld, op->kallsyms_path);
+	if (!err)
 		err = relos_collect(ld);
 	if (!err)
 		err = maps_link(ld);
 	if (!err)
 		err = btf_finalize(ld);
 	if (!err)
-		err = progs_build(ld);
+		err = core_apply(ld, ld->targ_btf);
 	if (!err)
+		err = progs_build(ld);
+	if (!err) {
+		struct_ops_assign(ld);
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
+	}
 	return err;
 }
 
@@ -174,6 +237,11 @@ static int open_copy(void *buf, size_t size, const char *name,
 		     struct bpfvet_object **objp)
 {
 	struct loader ld = { .eb = eb, .kconfig_map = -1, .arena_map = -1 };
+	struct open_params op = {
+		.kconfig_path = OPTS_HAS(opts, kconfig_path) ? opts->kconfig_path : NULL,
+		.kernel_version = OPTS_HAS(opts, kernel_version) ? opts->kernel_version : 0,
+		.kallsyms_path = OPTS_HAS(opts, kallsyms_path) ? opts->kallsyms_path : NULL,
+	};
 	struct bpfvet_object *obj;
 	int err;
 
@@ -181,6 +249,9 @@ static int open_copy(void *buf, size_t size, const char *name,
 	if (!obj)
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	ld.obj = obj;
+	ld.lenient = OPTS_HAS(opts, lenient) && opts->lenient;
+	ld.nr_cpus = OPTS_HAS(opts, nr_cpus) && opts->nr_cpus ? opts->nr_cpus :
+		     host_possible_cpus();
 	obj->name = object_name(name);
 	obj->license = strdup("");
 	if (!obj->name || !obj->license)
@@ -189,7 +260,10 @@ static int open_copy(void *buf, size_t size, const char *name,
 		err = resolve_prog_type(&ld, OPTS_HAS(opts, prog_type) ?
 					opts->prog_type : NULL);
 	if (!err)
-		err = load_steps(&ld, buf, size);
+		err = load_target_btf(&ld, OPTS_HAS(opts, btf_custom_path) ?
+				      opts->btf_custom_path : NULL);
+	if (!err)
+		err = load_steps(&ld, &op, buf, size);
 	loader_free(&ld);
 	if (err) {
 		errbuf_default(eb, err);
@@ -356,6 +430,16 @@ struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 	return obj && idx < obj->prog_cnt ? &obj->progs[idx] : NULL;
 }
 
+size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj)
+{
+	return obj ? obj->warning_cnt : 0;
+}
+
+const char *bpfvet_object__warning(const struct bpfvet_object *obj, size_t idx)
+{
+	return obj && idx < obj->warning_cnt ? obj->warnings[idx] : NULL;
+}
+
 const char *bpfvet_map__name(const struct bpfvet_map *map)
 {
 	return map->name;
@@ -403,6 +487,11 @@ const void *bpfvet_map__initial_value(const struct bpfvet_map *map, size_t *size
 	return map->init_data;
 }
 
+const char *bpfvet_map__problem(const struct bpfvet_map *map)
+{
+	return map->problem;
+}
+
 const char *bpfvet_program__name(const struct bpfvet_program *prog)
 {
 	return prog->name;
@@ -434,4 +523,9 @@ const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *pro
 	if (cnt)
 		*cnt = prog->insn_cnt;
 	return prog->insns;
+}
+
+const char *bpfvet_program__problem(const struct bpfvet_program *prog)
+{
+	return prog->problem;
 }

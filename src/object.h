@@ -13,6 +13,7 @@
  *  - CALL src=BPF_PSEUDO_CALL:          imm = relative insn offset (kernel form);
  *  - CALL src=BPF_PSEUDO_KFUNC_CALL and LD_IMM64 src=BPF_PSEUDO_BTF_ID:
  *                                       imm = index in prog->externs, off = 0.
+ * except where prog->insn_flags says otherwise (INSN_F_LITERAL_FD).
  */
 #ifndef BPFVET_OBJECT_H
 #define BPFVET_OBJECT_H
@@ -51,13 +52,24 @@ struct bpfvet_map {
 	/* Source section and offset of the definition. */
 	int sec_idx;
 	size_t sec_off;
-	/* Initial value of global data (.data, .rodata); NULL for .bss. */
+	/* Initial value of global data (.data, .rodata) and of a .kconfig
+	 * map whose values are all known; NULL for .bss. */
 	void *init_data;
 	size_t init_size;
+	/* Frozen before any program runs, as libbpf freezes .rodata and a
+	 * filled .kconfig: the verifier may read init_data as constants. */
+	bool frozen;
+	/* A frozen map whose contents bpfvet knows only in part (a .kconfig
+	 * with some values not given): init_size flags, 1 per known byte.
+	 * NULL: every byte is known. */
+	uint8_t *init_known;
 	/* Initial contents of a map-in-map or prog_array: slot -> map/prog
 	 * name (from `.values = { ... }`), `init_cnt` entries. */
 	char **init_slots;
 	size_t init_cnt;
+	/* Lenient open: why this map is not what libbpf would create (an
+	 * entry in obj->warnings), or NULL. */
+	const char *problem;
 };
 
 /* One subprogram inside a relocated program. Index 0 is the entry. */
@@ -85,6 +97,17 @@ struct bpfvet_extern {
 	uint32_t type_id;
 	/* __kconfig: offset of the value in the .kconfig map. */
 	uint32_t kcfg_off;
+	/* Index among all the object's externs, in libbpf's order: libbpf
+	 * names an unresolved weak kfunc by it (call 2002000000 + index). */
+	uint32_t obj_idx;
+};
+
+/* An LD_IMM64 of a typeless __ksym extern (`extern const void x
+ * __ksym`): the instruction stays a plain constant 0 here, and the kernel
+ * loader writes the kallsyms address into it. */
+struct bpfvet_ksym_ref {
+	uint32_t insn;		/* index in prog->insns */
+	uint32_t ext;		/* index in prog->externs */
 };
 
 /* func_info / line_info / CO-RE records, re-indexed to prog->insns: every
@@ -110,6 +133,14 @@ struct bpfvet_core_relo {
 	uint32_t kind;
 };
 
+/* Bits of bpfvet_program.insn_flags[i]. */
+enum {
+	/* LD_IMM64 src=BPF_PSEUDO_MAP_FD or BPF_PSEUDO_MAP_VALUE that no
+	 * relocation rewrote (hand-written code): imm is the file descriptor
+	 * the author wrote, which the kernel would look up, not a map index. */
+	INSN_F_LITERAL_FD = 1u << 0,
+};
+
 struct bpfvet_program {
 	struct bpfvet_object *obj;	/* NULL for raw programs */
 	char *name;
@@ -125,6 +156,8 @@ struct bpfvet_program {
 
 	struct bpfvet_insn *insns;
 	size_t insn_cnt;
+	/* INSN_F_* per instruction, insn_cnt entries; NULL when none is set. */
+	uint8_t *insn_flags;
 
 	struct bpfvet_subprog *subprogs;
 	size_t subprog_cnt;
@@ -138,11 +171,27 @@ struct bpfvet_program {
 	size_t line_info_cnt;
 	struct bpfvet_core_relo *core_relos;
 	size_t core_relo_cnt;
+	/* Some CO-RE records needed a target BTF and none was given: the
+	 * instructions they point at are as the compiler wrote them. */
+	bool core_pending;
+
+	struct bpfvet_ksym_ref *ksym_refs;
+	size_t ksym_ref_cnt;
+
+	/* struct_ops programs: the struct_ops map (index in obj->maps) and
+	 * the member of its local struct type that points to the program;
+	 * st_ops_map is -1 when no struct_ops variable names the program. */
+	int st_ops_map;
+	uint32_t st_ops_member;
 
 	/* Raw programs own a private map table; object programs use obj's. */
 	struct bpfvet_map *raw_maps;
 	size_t raw_map_cnt;
 	char *raw_license;
+
+	/* Lenient open: why libbpf could not load this program (an entry in
+	 * obj->warnings), or NULL. Such a program is not verified. */
+	const char *problem;
 };
 
 struct bpfvet_object {
@@ -162,7 +211,18 @@ struct bpfvet_object {
 	size_t map_cnt;
 	struct bpfvet_program *progs;
 	size_t prog_cnt;
+
+	/* Problems a lenient open recorded instead of failing, in the order
+	 * found; programs and maps point at the ones that concern them. */
+	char **warnings;
+	size_t warning_cnt;
 };
+
+static inline bool prog_insn_flag(const struct bpfvet_program *prog, size_t idx,
+				  unsigned int flag)
+{
+	return prog->insn_flags && idx < prog->insn_cnt && (prog->insn_flags[idx] & flag);
+}
 
 /* Map table and license that apply to a program, object or raw. */
 static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *prog,

@@ -562,6 +562,18 @@ int mark_chain_precision(struct vet_env *env, int regno)
 	return mark_chain(env, env->cur, &bt, NULL);
 }
 
+/* A spilled scalar the verifier relied on (a constant map key). */
+int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi)
+{
+	struct backtrack bt = { .frame = env->cur->curframe };
+
+	if (spi < 0 || !env->bpf_capable || (env->opts_off & BPFVET_NO_PRECISION))
+		return 0;
+	bt_set_frame_slot(&bt, frameno, (uint32_t)spi);
+	env->cur->insn_idx = env->insn_idx;
+	return mark_chain(env, env->cur, &bt, NULL);
+}
+
 /* After a prune hit: what the old state needed precise, the current
  * path must now provide precisely. */
 int propagate_precision(struct vet_env *env, const struct vstate *old,

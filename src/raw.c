@@ -234,6 +234,7 @@ int bpfvet_program__from_insns(const struct bpfvet_raw_opts *opts,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return errbuf_set(&eb, -ENOMEM, "out of memory");
+	p->st_ops_map = -1;
 	err = build(&eb, opts, p);
 	if (err) {
 		prog_free_contents(p);

@@ -58,19 +58,37 @@ static bool sym_is_subprog(const struct loader *ld, const Elf64_Sym *sym)
 	return (bind == STB_GLOBAL || bind == STB_WEAK) && type == STT_FUNC;
 }
 
+/* A relocation libbpf cannot resolve: fatal, or (lenient open) left as
+ * compiled, spoiling every program that contains the function. */
 static int bad(struct relo_ctx *c, const char *why)
 {
-	return errbuf_set(c->ld->eb, -EINVAL,
-			  "program %s: relocation at insn %zu against %s: %s",
-			  c->fn->name, c->insn, c->sym_name, why);
+	const char *text;
+	int err = ld_problem(c->ld, &text, -EINVAL,
+			     "program %s: relocation at insn %zu against %s: %s",
+			     c->fn->name, c->insn, c->sym_name, why);
+
+	if (err)
+		return err;
+	c->out->kind = RELO_UNRESOLVED;
+	if (!c->fn->problem)
+		c->fn->problem = text;
+	return 0;
 }
 
 static int record_extern(struct relo_ctx *c, const struct bpfvet_insn *insn)
 {
+	const struct ld_extern *ext;
 	size_t idx;
 
-	if (!externs_by_sym(c->ld, c->sym_idx, &idx))
+	ext = externs_by_sym(c->ld, c->sym_idx, &idx);
+	if (!ext)
 		return bad(c, "unknown extern");
+	if (ext->type == EXT_UNRESOLVED) {
+		c->out->kind = RELO_UNRESOLVED;
+		if (!c->fn->problem)
+			c->fn->problem = ext->problem;
+		return 0;
+	}
 	c->out->kind = is_call(insn) ? RELO_EXTERN_CALL : RELO_EXTERN_LD64;
 	c->out->ext_idx = idx;
 	return 0;
@@ -180,7 +198,9 @@ static int record(struct relo_ctx *c)
 				  "program %s: relocation against %s on insn %zu (code 0x%02x), which is neither LD_IMM64 nor CALL",
 				  c->fn->name, c->sym_name, c->insn, insn->code);
 	if (insn_is_ldimm64(insn) && c->insn + 1 >= c->fn->insn_cnt)
-		return bad(c, "LD_IMM64 is cut off by the function end");
+		return errbuf_set(c->ld->eb, -EINVAL,
+				  "program %s: relocation at insn %zu against %s: LD_IMM64 is cut off by the function end",
+				  c->fn->name, c->insn, c->sym_name);
 	if (sym_is_extern(c->sym))
 		return record_extern(c, insn);
 	if (is_call(insn))
@@ -281,8 +301,10 @@ int relos_collect(struct loader *ld)
 			err = maps_collect_btf_relos(ld, rsec);
 		else if (ld->sec_kind[targ] == SEC_CODE)
 			err = collect_prog_relos(ld, rsec);
+		else if (ld->sec_kind[targ] == SEC_STRUCT_OPS)
+			err = struct_ops_collect_relos(ld, rsec);
 		else
-			err = 0;	/* struct_ops: filled in by the kernel side */
+			err = 0;
 		if (err)
 			return err;
 	}
@@ -340,6 +362,9 @@ static int append_func(struct build *b, struct func *fn)
 	memcpy(insns + prog->insn_cnt, fn->insns, fn->insn_cnt * sizeof(*insns));
 	fn->sub_insn_off = prog->insn_cnt;
 	fn->appended = true;
+	if (fn->problem && !prog->problem)
+		prog->problem = fn->problem;
+	prog->core_pending |= fn->core_pending;
 	prog->insn_cnt += fn->insn_cnt;
 	b->order[b->order_cnt++] = fn;
 	b->stack[b->depth].fn = fn;
@@ -394,7 +419,7 @@ static int reloc_step(struct build *b)
 	if (!is_subprog_call(insn) && !is_pseudo_func(insn))
 		return 0;
 	r = find_relo(fn, i);
-	if (r && r->kind == RELO_EXTERN_CALL)
+	if (r && (r->kind == RELO_EXTERN_CALL || r->kind == RELO_UNRESOLVED))
 		return 0;
 	err = call_target(b, fn, i, insn, &target);
 	if (err)
@@ -515,7 +540,23 @@ static int prog_extern(struct build *b, const struct ld_extern *ext, size_t *idx
 	e->weak = ext->weak;
 	e->type_id = ext->type_id;
 	e->kcfg_off = ext->kcfg_off;
+	e->obj_idx = (uint32_t)(ext - b->ld->exts);
 	*idx = prog->extern_cnt++;
+	return 0;
+}
+
+static int add_ksym_ref(struct build *b, const struct bpfvet_insn *insn, size_t ext)
+{
+	struct bpfvet_program *prog = b->prog;
+	struct bpfvet_ksym_ref *arr;
+
+	arr = realloc(prog->ksym_refs, (prog->ksym_ref_cnt + 1) * sizeof(*arr));
+	if (!arr)
+		return errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+	prog->ksym_refs = arr;
+	arr[prog->ksym_ref_cnt].insn = (uint32_t)(insn - prog->insns);
+	arr[prog->ksym_ref_cnt].ext = (uint32_t)ext;
+	prog->ksym_ref_cnt++;
 	return 0;
 }
 
@@ -540,10 +581,12 @@ static int apply_extern(struct build *b, const struct relo *r, struct bpfvet_ins
 		insn[0].imm = (int32_t)idx;
 		insn[1].imm = 0;
 	} else {
-		/* Typeless ksym: libbpf loads the kallsyms address as a plain
-		 * constant, which we cannot know here. */
-		insn[0].imm = 0;
-		insn[1].imm = 0;
+		/* Typeless ksym: the address itself, a plain constant (known
+		 * from kallsyms, or made up); the kernel loader patches in the
+		 * real one at the places recorded here. */
+		insn[0].imm = (int32_t)(uint32_t)ext->ksym_addr;
+		insn[1].imm = (int32_t)(uint32_t)(ext->ksym_addr >> 32);
+		return add_ksym_ref(b, insn, idx);
 	}
 	return 0;
 }
@@ -567,6 +610,7 @@ static int apply_relo(struct build *b, const struct func *fn, const struct relo 
 		return apply_extern(b, r, insn);
 	case RELO_CALL:
 	case RELO_SUBPROG_ADDR:
+	case RELO_UNRESOLVED:
 		return 0;
 	}
 	return 0;
@@ -586,6 +630,55 @@ static int reloc_data(struct build *b)
 			err = apply_relo(b, fn, &fn->relos[j]);
 			if (err)
 				return err;
+		}
+	}
+	return 0;
+}
+
+static bool is_map_ldimm64(const struct bpfvet_insn *insn)
+{
+	return insn_is_ldimm64(insn) && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+					 insn->src_reg == BPF_PSEUDO_MAP_VALUE);
+}
+
+static int set_insn_flag(struct build *b, size_t idx, uint8_t flag)
+{
+	struct bpfvet_program *prog = b->prog;
+
+	if (!prog->insn_flags) {
+		prog->insn_flags = calloc(prog->insn_cnt, 1);
+		if (!prog->insn_flags)
+			return errbuf_set(b->ld->eb, -ENOMEM, "out of memory");
+	}
+	prog->insn_flags[idx] |= flag;
+	return 0;
+}
+
+/* Map loads written by hand, with no relocation, carry a file descriptor
+ * that the kernel would look up (and, in bpfvet, never find). */
+static int mark_literal_fds(struct build *b)
+{
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < b->order_cnt; i++) {
+		const struct func *fn = b->order[i];
+
+		for (j = 0; j + 1 < fn->insn_cnt; j++) {
+			size_t idx = fn->sub_insn_off + j;
+			const struct relo *r;
+
+			if (!is_map_ldimm64(&b->prog->insns[idx]))
+				continue;
+			r = find_relo(fn, j);
+			if (r && r->kind != RELO_UNRESOLVED) {
+				j++;
+				continue;
+			}
+			err = set_insn_flag(b, idx, INSN_F_LITERAL_FD);
+			if (err)
+				return err;
+			j++;
 		}
 	}
 	return 0;
@@ -702,6 +795,8 @@ static int build_one(struct build *b, struct func *entry)
 	}
 	if (!err)
 		err = reloc_data(b);
+	if (!err)
+		err = mark_literal_fds(b);
 	if (!err)
 		err = fill_subprogs(b);
 	return err;

@@ -25,6 +25,49 @@ static bool slot_is_spilled_scalar(const struct stack_slot *s)
 	return slot_is_spill(s) && s->spilled_ptr.type == SCALAR_VALUE;
 }
 
+/*
+ * The constant a helper's map key on the stack holds, if the verifier
+ * knows it: zero bytes, or one scalar spill of exactly the key's size
+ * (then marked precise, since the verdict now depends on it). -EOPNOTSUPP
+ * when unknown.
+ */
+int stack_const_key(struct vet_env *env, const struct reg_state *key, uint32_t key_size,
+		    int64_t *value)
+{
+	const struct func_state *f;
+	const struct stack_slot *s;
+	uint32_t zero = 0, spill = 0;
+	int64_t slot;
+	int spi, off, err;
+
+	if (!env->bpf_capable || key->type != PTR_TO_STACK || !tnum_is_const(key->b.var_off))
+		return -EOPNOTSUPP;
+	f = frame_of(env, key);
+	slot = -((int64_t)key->off + (int64_t)key->b.var_off.value) - 1;
+	if (slot < 0 || slot / BPF_REG_SIZE >= f->allocated_stack / BPF_REG_SIZE)
+		return -EOPNOTSUPP;
+	spi = (int)(slot / BPF_REG_SIZE);
+	off = (int)(slot % BPF_REG_SIZE);
+	s = &f->stack[spi];
+	for (int i = off; i >= 0 && s->slot_type[i] == STACK_ZERO; i--)
+		zero++;
+	if (zero >= key_size) {
+		*value = 0;
+		return 0;
+	}
+	if (!slot_is_spilled_scalar(s))
+		return -EOPNOTSUPP;
+	for (int i = off; i >= 0 && s->slot_type[i] == STACK_SPILL; i--)
+		spill++;
+	if (spill != key_size || !tnum_is_const(s->spilled_ptr.b.var_off))
+		return -EOPNOTSUPP;
+	err = mark_slot_precision(env, key->frameno, spi);
+	if (err < 0)
+		return err;
+	*value = (int64_t)s->spilled_ptr.b.var_off.value;
+	return 0;
+}
+
 static bool slot_is_special(const struct stack_slot *s)
 {
 	switch (s->slot_type[BPF_REG_SIZE - 1]) {

@@ -52,12 +52,6 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, i
 	return unsupported(env, "BTF-typed helper argument");
 }
 
-int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
-{
-	(void)regno; (void)arg_type; (void)func_id;
-	return unsupported(env, "spin lock, timer, kptr, dynptr or const string argument");
-}
-
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0)
 {

@@ -8,6 +8,7 @@
 
 #include "env.h"
 #include "helpers.h"
+#include "map_fields.h"
 
 #define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
 
@@ -164,6 +165,7 @@ int init_explored_states(struct vet_env *env);
 
 /* precision.c */
 int mark_chain_precision(struct vet_env *env, int regno);
+int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi);
 int propagate_precision(struct vet_env *env, const struct vstate *old,
 			struct vstate *cur, bool *changed);
 void mark_all_scalars_imprecise(struct vstate *st);
@@ -214,6 +216,8 @@ int check_stack_write(struct vet_env *env, uint32_t ptr_regno, int off, int size
 		      int value_regno, uint32_t insn_idx);
 int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
 		     int dst_regno);
+int stack_const_key(struct vet_env *env, const struct reg_state *key, uint32_t key_size,
+		    int64_t *value);
 int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
 			   bool zero_size_ok, enum access_type t, bool raw,
 			   bool *raw_done);
@@ -232,6 +236,26 @@ int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg,
 #define FLOW_KEYS_SIZE 56
 
 /* helper_call.c */
+/* What the arguments of one helper call established. */
+struct call_meta {
+	const struct bpfvet_map *map_ptr;
+	uint32_t map_uid;
+	uint32_t ref_obj_id;
+	uint32_t release_regno;
+	uint32_t subprogno;
+	uint64_t msize_max_value;
+	uint64_t mem_size;
+	int func_id;
+	bool raw_mode;
+	bool pkt_access;
+	/* Output buffer on the stack to mark as written after the call. */
+	int raw_regno;
+	int raw_size;
+	/* Array map key known at verification time, or -1. */
+	int64_t const_map_key;
+	/* bpf_kptr_xchg: the kptr field the destination points to. */
+	const struct map_field *kptr_field;
+};
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
@@ -252,22 +276,47 @@ int subprog_at(const struct vet_env *env, uint32_t insn_idx);
 
 /* maprules.c: map-specific rules */
 const struct bpfvet_map *map_inner(const struct vet_env *env, const struct bpfvet_map *map);
-bool map_has_timer_or_wq(const struct bpfvet_map *map);
-bool map_has_spin_lock(const struct bpfvet_map *map);
-bool reg_may_point_to_spin_lock(const struct reg_state *reg);
+bool map_has_timer_or_wq(const struct vet_env *env, const struct bpfvet_map *map);
+bool map_has_spin_lock(const struct vet_env *env, const struct bpfvet_map *map);
+bool reg_may_point_to_spin_lock(const struct vet_env *env, const struct reg_state *reg);
 bool map_is_frozen_rdonly(const struct bpfvet_map *map);
+bool map_lookup_may_be_non_null(const struct bpfvet_map *map);
+/* Whether bpfvet knows the frozen contents at [off, off + size). */
+bool map_const_known(const struct bpfvet_map *map, int off, int size);
 int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, int size,
 		   bool is_ldsx, uint64_t *val);
 int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
 			   bool zero_ok, bool direct);
+int check_map_kptr_access(struct vet_env *env, uint32_t insn_idx, int value_regno,
+			  const struct map_field *f);
 int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
 
+/* map_fields.c: special fields of map values (map_fields.h) */
+int records_init(struct vet_env *env);
+void records_free(struct vet_env *env);
+const struct map_record *map_record_of(const struct vet_env *env,
+				       const struct bpfvet_map *map);
+bool map_has_field(const struct vet_env *env, const struct bpfvet_map *map, uint32_t mask);
+/* The field of a kind in `mask` starting exactly at `off`, or NULL. */
+const struct map_field *map_field_at(const struct vet_env *env,
+				     const struct bpfvet_map *map, uint32_t off,
+				     uint32_t mask);
+const struct map_field *map_field_of_type(const struct vet_env *env,
+					  const struct bpfvet_map *map, uint32_t type);
+
+/* special_args.c: helper arguments that point at special fields */
+int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		      struct call_meta *meta);
+int check_snprintf_call(struct vet_env *env);
+
 /* map_compat.c: which maps each helper accepts */
 int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
 				 int func_id);
+int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id);
+int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id);
 
 /* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
@@ -282,7 +331,6 @@ int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int si
 			    enum access_type t, int value_regno);
 void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name);
 int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
-int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);

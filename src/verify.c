@@ -57,6 +57,7 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 		    const struct bpfvet_verify_opts *opts)
 {
 	const char *lic;
+	int err;
 
 	memset(env, 0, sizeof(*env));
 	env->prog = prog;
@@ -85,6 +86,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
 	if (!env->aux)
 		return -ENOMEM;
+	err = records_init(env);
+	if (err)
+		return err;
 	return stack_live_init(env);
 }
 
@@ -96,6 +100,7 @@ static void env_free(struct vet_env *env)
 	stack_live_free(env);
 	free(env->postorder);
 	free(env->aux);
+	records_free(env);
 	log_free(&env->log);
 }
 
@@ -281,6 +286,16 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 
 	if (!prog || !res || res->sz < offsetof(struct bpfvet_result, error))
 		return -EINVAL;
+	if (prog->problem) {
+		size_t sz = res->sz;
+
+		memset(res, 0, sz < sizeof(*res) ? sz : sizeof(*res));
+		res->sz = sz;
+		res->verdict = BPFVET_UNSUPPORTED;
+		res->err = -ENOEXEC;
+		snprintf(res->error, sizeof(res->error), "%s", prog->problem);
+		return -ENOEXEC;
+	}
 	env = malloc(sizeof(*env));
 	if (!env)
 		return -ENOMEM;
@@ -291,6 +306,9 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 		free(env);
 		return err;
 	}
+	/* The compiler's offsets for another kernel's types mean nothing. */
+	if (!err && prog->core_pending)
+		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
 		err = run_static_checks(env);
 	if (!err)

@@ -19,9 +19,28 @@ struct technique {
 extern const struct technique techniques[];
 /* 0 if arg is a technique switch (and records it), -1 otherwise. */
 int parse_technique_flag(const char *arg, uint64_t *disable);
+#include "bpfvet.h"
+
+/* Target-kernel options shared by verify and dump (open_args.c). */
+struct open_args {
+	const char *btf;
+	const char *kconfig;
+	const char *kernel_version;
+	const char *nr_cpus;
+	const char *kallsyms;
+};
+
+extern const char open_args_usage[];
+/* 1: argv[*i] (and its value) consumed; 0: not such an option; -1: error,
+ * already reported. */
+int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
+/* Fills the open options (environment defaults included); -1 on error,
+ * already reported. */
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
 
 int cmd_dump(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
 
 #endif

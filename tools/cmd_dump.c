@@ -22,15 +22,20 @@ struct dump_args {
 	const char *path;
 	const char *glob;
 	const char *type;
+	struct open_args open;
 };
 
 static void dump_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE]\n"
-		"  -p GLOB   only programs whose name or section matches GLOB\n"
-		"  -t TYPE   program type for every program (xdp, sched_cls, ...);\n"
-		"            objects without SEC() then get their .text functions\n");
+		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE] [options]\n"
+		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"  -t TYPE        program type for every program (xdp, sched_cls, ...);\n"
+		"                 objects without SEC() then get their .text functions\n"
+		"%s"
+		"Problems that make libbpf refuse an object (externs left for static\n"
+		"linking, ...) are printed as warnings; the items they spoil say so.\n",
+		open_args_usage);
 }
 
 /* libbpf's BTF parser prints its own warnings; our messages suffice. */
@@ -56,6 +61,14 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 		if ((!strcmp(s, "-p") || !strcmp(s, "-t")) && i + 1 < argc) {
 			*(s[1] == 'p' ? &a->glob : &a->type) = argv[++i];
 			continue;
+		}
+		switch (open_args_parse(argc, argv, &i, &a->open)) {
+		case 1:
+			continue;
+		case -1:
+			return -1;
+		default:
+			break;
 		}
 		if (s[0] == '-' && s[1]) {
 			fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
@@ -96,6 +109,18 @@ static void print_slots(const struct bpfvet_map *m)
 	}
 }
 
+/* " (warning N)" after an item that a lenient open found broken. */
+static void print_problem(const struct bpfvet_object *obj, const char *problem)
+{
+	size_t i;
+
+	if (!problem)
+		return;
+	for (i = 0; i < bpfvet_object__warning_cnt(obj); i++)
+		if (bpfvet_object__warning(obj, i) == problem)
+			printf(" (warning %zu)", i);
+}
+
 static void print_map(const struct bpfvet_object *obj, size_t i)
 {
 	const struct bpfvet_map *m = bpfvet_object__map(obj, i);
@@ -111,6 +136,7 @@ static void print_map(const struct bpfvet_object *obj, size_t i)
 	print_slots(m);
 	if (m->origin == BPFVET_MAP_INNER)
 		printf(" (inner map template)");
+	print_problem(obj, bpfvet_map__problem(m));
 	printf("\n");
 }
 
@@ -119,7 +145,8 @@ static bool prog_selected(const struct bpfvet_program *p, const char *glob)
 	return !glob || !fnmatch(glob, p->name, 0) || !fnmatch(glob, p->sec_name, 0);
 }
 
-static void print_prog(size_t i, const struct bpfvet_program *p)
+static void print_prog(const struct bpfvet_object *obj, size_t i,
+		       const struct bpfvet_program *p)
 {
 	const char *attach = attach_type_name(p->expected_attach_type);
 	char tb[16];
@@ -131,8 +158,10 @@ static void print_prog(size_t i, const struct bpfvet_program *p)
 	/* 0 is both "none" and cgroup_inet_ingress: only print non-zero. */
 	if (p->expected_attach_type)
 		printf(" attach=%s", attach ? attach : "?");
-	printf(" flags=0x%x insns=%zu subprogs=%zu\n", p->prog_flags, p->insn_cnt,
+	printf(" flags=0x%x insns=%zu subprogs=%zu", p->prog_flags, p->insn_cnt,
 	       p->subprog_cnt);
+	print_problem(obj, bpfvet_program__problem(p));
+	printf("\n");
 	for (s = 0; s < p->subprog_cnt; s++) {
 		const struct bpfvet_subprog *sp = &p->subprogs[s];
 
@@ -167,13 +196,15 @@ static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
 	printf("object: name=%s license=\"%s\" kversion=0x%x maps=%zu progs=%zu\n",
 	       bpfvet_object__name(obj), bpfvet_object__license(obj),
 	       bpfvet_object__kversion(obj), bpfvet_object__map_cnt(obj), n);
+	for (i = 0; i < bpfvet_object__warning_cnt(obj); i++)
+		printf("warning %zu: %s\n", i, bpfvet_object__warning(obj, i));
 	for (i = 0; i < bpfvet_object__map_cnt(obj); i++)
 		print_map(obj, i);
 	for (i = 0; i < n; i++) {
 		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
 		if (prog_selected(p, a->glob)) {
-			print_prog(i, p);
+			print_prog(obj, i, p);
 			shown++;
 		}
 	}
@@ -198,6 +229,8 @@ int cmd_dump(int argc, char **argv)
 		.sz = sizeof(opts),
 		.errbuf = err,
 		.errbuf_sz = sizeof(err),
+		/* Show what can be shown, as libbpf-based inspectors do not. */
+		.lenient = true,
 	};
 	struct bpfvet_object *obj;
 	int rc;
@@ -207,6 +240,8 @@ int cmd_dump(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	libbpf_set_print(quiet_libbpf);
 	opts.prog_type = a.type;
+	if (open_args_apply(&a.open, &opts))
+		return EXIT_USAGE;
 	rc = bpfvet_object__open(a.path, &opts, &obj);
 	if (rc) {
 		fprintf(stderr, "bpfvet: %s: %s\n", a.path, err[0] ? err : strerror(-rc));

@@ -61,6 +61,7 @@ struct verify_args {
 	enum out_fmt fmt;
 	bool sel[F_MAX];
 	bool quiet;
+	struct open_args open;
 };
 
 struct rows {
@@ -86,7 +87,9 @@ static void verify_usage(FILE *f)
 		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
 		"  --no-widen  --no-evict  --checkpoint=kernel|every\n"
 		"  -q             no table, only the exit status\n"
-		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n");
+		"%s"
+		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
+		open_args_usage);
 }
 
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -160,6 +163,14 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 	if (!strcmp(s, "-q")) {
 		a->quiet = true;
 		return 0;
+	}
+	switch (open_args_parse(argc, argv, i, &a->open)) {
+	case 1:
+		return 0;
+	case -1:
+		return -EINVAL;
+	default:
+		break;
 	}
 	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-l") && strcmp(s, "-o") &&
 	    strcmp(s, "-e") && strcmp(s, "-f")) {
@@ -284,6 +295,8 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	struct bpfvet_object *obj;
 	int err;
 
+	if (open_args_apply(&a->open, &oo))
+		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

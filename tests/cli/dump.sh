@@ -80,3 +80,14 @@ expect_exit dump_usage_help 0 "$BPFVET" dump --help
 expect_exit dump_usage_option 2 "$BPFVET" dump -x "$R"
 expect_exit dump_usage_two 2 "$BPFVET" dump "$R" "$M"
 expect_exit dump_usage_missing_arg 2 "$BPFVET" dump "$R" -p
+
+# Inputs of static linking: libbpf refuses them, dump shows them with
+# warnings; verify stays strict.
+U=$PROGS/loader_unlinked.o
+expect_exit dump_unlinked 0 "$BPFVET" dump "$U"
+expect_line dump_unlinked_warning 'warning 0: no BTF section for extern other_func'
+expect_line dump_unlinked_map 'map 0: name=badpin type=array key=4 value=4 max_entries=1 flags=0x0 (warning 4)'
+expect_line dump_unlinked_prog 'prog 2: name=uses_map section=xdp type=xdp attach=xdp flags=0x0 insns=11 subprogs=1 (warning 2)'
+expect_line dump_unlinked_clean 'prog 4: name=clean section=xdp type=xdp attach=xdp flags=0x0 insns=2 subprogs=1'
+expect_exit verify_unlinked 2 "$BPFVET" verify "$U"
+expect_err verify_unlinked_msg "bpfvet: $U: no BTF section for extern other_func"

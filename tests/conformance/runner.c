@@ -231,11 +231,17 @@ static void obj_close(struct obj_ctx *oc)
 	btf__free(oc->btf);
 }
 
+#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+
 static int obj_open(const struct options *o, const char *path, struct obj_ctx *oc)
 {
 	char errbuf[256] = "";
-	struct bpfvet_open_opts oo = { .sz = sizeof(oo), .errbuf = errbuf,
-				       .errbuf_sz = sizeof(errbuf) };
+	/* libbpf relocates CO-RE against the running kernel's BTF, as the
+	 * recorded verdicts were obtained. */
+	struct bpfvet_open_opts oo = {
+		.sz = sizeof(oo), .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
+		.btf_custom_path = access(VMLINUX_BTF, R_OK) ? NULL : VMLINUX_BTF,
+	};
 	const char *slash = strrchr(path, '/');
 	int err;
 
@@ -312,18 +318,46 @@ static enum bv_verdict bv_of(const struct bpfvet_result *res)
  * again at log level 1, as libbpf reloads it, but only when its log is
  * needed for __msg: the message itself is known at level 0 already, and
  * level 1 of a program that runs into the 1M-instruction limit is slow. */
+static char *resolve_btf_path(const char *obj_path, const char *btf_path);
+
+/* A test with __btf_path is relocated against that BTF, as libbpf does
+ * with btf_custom_path: it gets its own copy of the object. */
+static int open_with_btf(const struct obj_ctx *oc, const char *btf_path,
+			 struct bpfvet_object **objp)
+{
+	char *btf = resolve_btf_path(oc->path, btf_path);
+	struct bpfvet_open_opts oo = { .sz = sizeof(oo), .btf_custom_path = btf };
+	int err;
+
+	if (!btf)
+		return -ENOMEM;
+	err = bpfvet_object__open(oc->path, &oo, objp);
+	free(btf);
+	if (!err && bpfvet_object__prog_cnt(*objp) != oc->prog_cnt) {
+		bpfvet_object__close(*objp);
+		*objp = NULL;
+		err = -EINVAL;
+	}
+	return err;
+}
+
 static int run_bpfvet(const struct obj_ctx *oc, size_t ti, struct row *r, uint32_t drop,
 		      bool want_log, struct logbuf *lb)
 {
 	const struct conf_spec *sp = &oc->specs[ti];
+	struct bpfvet_object *own = NULL, *obj = oc->obj;
 	struct bpfvet_result res;
 	uint64_t t0 = now_ns();
 	int err = 0;
 
 	r->bv = BV_SUCCESS;
 	logbuf_reset(lb);
-	for (size_t i = 0; i < oc->prog_cnt && r->bv == BV_SUCCESS; i++) {
-		const struct bpfvet_program *p = bpfvet_object__prog(oc->obj, i);
+	if (sp->btf_path) {
+		err = open_with_btf(oc, sp->btf_path, &own);
+		obj = own;
+	}
+	for (size_t i = 0; !err && i < oc->prog_cnt && r->bv == BV_SUCCESS; i++) {
+		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 		bool test = i == ti;
 
 		if (!test && !aux_loaded(oc, i, r->mode))
@@ -354,6 +388,7 @@ static int run_bpfvet(const struct obj_ctx *oc, size_t ti, struct row *r, uint32
 		r->bv_error = xasprintf("bpfvet could not verify: %s",
 					strerror(err ? -err : ENOMEM));
 	}
+	bpfvet_object__close(own);
 	return r->bv_error || r->bv == BV_SUCCESS ? 0 : -ENOMEM;
 }
 

@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bpfvet kernel OBJ.o... : the differential command. Every program is
+ * loaded into the running kernel (the reference verifier) and verified by
+ * bpfvet; one row per program shows both verdicts and statistics
+ * side by side, veristat-style (table, csv or json).
+ *
+ * Exit status: 0 when every verdict agrees, 1 when some verdict differs
+ * (bpfvet's "unsupported" counts as a difference), 2 on usage or load
+ * errors. Programs the kernel refuses before verifying them are shown as
+ * "refused" and never counted as rejections or differences.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpfvet.h"
+#include "cli.h"
+#include "kernel_cli.h"
+
+enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+struct kargs {
+	const char **paths;
+	int path_cnt;
+	const char *glob;
+	const char *type;
+	enum out_fmt fmt;
+	uint32_t log_level;
+	uint32_t prog_flags;
+	uint32_t drop_caps;
+	size_t log_size;
+	bool log_diff;
+	bool kernel_only;
+	bool quiet;
+};
+
+struct krows {
+	struct krow *v;
+	size_t cnt, cap;
+};
+
+static void kernel_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: bpfvet kernel OBJ.o... [options]\n"
+		"Loads every program into the running kernel and verifies it with bpfvet,\n"
+		"then compares the verdicts and statistics.\n"
+		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"  -t TYPE        program type for every program (xdp, sched_cls, ...)\n"
+		"  -o FMT         output: table (default), csv or json\n"
+		"  -l LEVEL       print both logs (1: failing path, 2: all; 4 is always on)\n"
+		"  --log-diff     load both at level 2 and show the first line where the\n"
+		"                 logs diverge (map and kernel addresses, kfunc ids and\n"
+		"                 the verification time are masked)\n"
+		"  -f, --flags N  extra BPF_F_* load flags for both (e.g. 0x84: RND_HI32 |\n"
+		"                 REG_INVARIANTS, as the selftest loader)\n"
+		"  --unpriv       load without CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN\n"
+		"  --test-caps    drop CAP_SYS_ADMIN and CAP_NET_ADMIN (the selftest runner)\n"
+		"  --log-size N   first kernel log buffer size in bytes\n"
+		"  --kernel-only  only load into the kernel (reference data)\n"
+		"  -q             no output, only the exit status\n"
+		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
+		"unsupported), 2 usage or load errors.\n");
+}
+
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static const char *opt_value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "bpfvet kernel: option %s needs a value\n", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_number(const char *opt, const char *v, unsigned long long max,
+			unsigned long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(v, &end, 0);
+	if (errno || end == v || *end || *out > max) {
+		fprintf(stderr, "bpfvet kernel: bad value '%s' for %s\n", v, opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_format(const char *v, enum out_fmt *fmt)
+{
+	if (!strcmp(v, "table"))
+		*fmt = OUT_TABLE;
+	else if (!strcmp(v, "csv"))
+		*fmt = OUT_CSV;
+	else if (!strcmp(v, "json"))
+		*fmt = OUT_JSON;
+	else {
+		fprintf(stderr, "bpfvet kernel: unknown output format '%s'\n", v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool parse_switch(const char *s, struct kargs *a)
+{
+	if (!strcmp(s, "--unpriv"))
+		a->drop_caps = BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN |
+			       BPFVET_CAP_SYS_ADMIN;
+	else if (!strcmp(s, "--test-caps"))
+		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
+	else if (!strcmp(s, "--log-diff"))
+		a->log_diff = true;
+	else if (!strcmp(s, "--kernel-only"))
+		a->kernel_only = true;
+	else if (!strcmp(s, "-q"))
+		a->quiet = true;
+	else
+		return false;
+	return true;
+}
+
+static int parse_option(int argc, char **argv, int *i, struct kargs *a)
+{
+	const char *s = argv[*i], *v;
+	unsigned long long n;
+
+	if (parse_switch(s, a))
+		return 0;
+	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-o") && strcmp(s, "-l") &&
+	    strcmp(s, "-f") && strcmp(s, "--flags") && strcmp(s, "--log-size")) {
+		fprintf(stderr, "bpfvet kernel: bad option '%s'\n", s);
+		return -EINVAL;
+	}
+	v = opt_value(argc, argv, i);
+	if (!v)
+		return -EINVAL;
+	if (!strcmp(s, "-p"))
+		a->glob = v;
+	else if (!strcmp(s, "-t"))
+		a->type = v;
+	else if (!strcmp(s, "-o"))
+		return parse_format(v, &a->fmt);
+	else if (!strcmp(s, "-l")) {
+		if (parse_number(s, v, 7, &n))
+			return -EINVAL;
+		a->log_level = (uint32_t)n;
+	} else if (!strcmp(s, "--log-size")) {
+		if (parse_number(s, v, 1ull << 30, &n))
+			return -EINVAL;
+		a->log_size = (size_t)n;
+	} else {
+		if (parse_number(s, v, UINT32_MAX, &n))
+			return -EINVAL;
+		a->prog_flags = (uint32_t)n;
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct kargs *a)
+{
+	a->paths = calloc((size_t)argc, sizeof(*a->paths));
+	if (!a->paths)
+		return -ENOMEM;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			kernel_usage(stdout);
+			return 1;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (parse_option(argc, argv, &i, a))
+				return -EINVAL;
+			continue;
+		}
+		a->paths[a->path_cnt++] = argv[i];
+	}
+	if (!a->path_cnt) {
+		kernel_usage(stderr);
+		return -EINVAL;
+	}
+	if (a->log_diff && a->kernel_only) {
+		fprintf(stderr, "bpfvet kernel: --log-diff needs both sides, not --kernel-only\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running both verifiers                                              */
+/* ------------------------------------------------------------------ */
+
+static struct krow *rows_add(struct krows *r)
+{
+	if (r->cnt == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct krow *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		r->v = v;
+		r->cap = cap;
+	}
+	memset(&r->v[r->cnt], 0, sizeof(r->v[0]));
+	return &r->v[r->cnt++];
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void print_log(void *ctx, const char *text, size_t len)
+{
+	(void)ctx;
+	fwrite(text, 1, len, stdout);
+}
+
+static void keep_log(void *ctx, const char *text, size_t len)
+{
+	logbuf_append(ctx, text, len);
+}
+
+static uint32_t level_for(const struct kargs *a)
+{
+	return a->log_diff ? BPFVET_LOG_LEVEL2 | BPFVET_LOG_STATS : a->log_level;
+}
+
+static int run_kernel(const struct kargs *a, struct bpfvet_kernel *k,
+		      const struct bpfvet_program *prog, struct krow *row,
+		      struct logbuf *log)
+{
+	struct bpfvet_kernel_opts o = {
+		.sz = sizeof(o), .kernel = k, .log_level = level_for(a),
+		.prog_flags = a->prog_flags, .drop_caps = a->drop_caps,
+		.log_size = a->log_size,
+	};
+
+	if (a->log_diff) {
+		o.log_fn = keep_log;
+		o.log_ctx = log;
+	} else if (a->log_level) {
+		printf("Kernel log for %s/%s:\n", row->file, row->prog);
+		o.log_fn = print_log;
+	}
+	row->k.sz = sizeof(row->k);
+	return bpfvet_program__kernel_load(prog, &o, &row->k);
+}
+
+static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
+		      struct krow *row, struct logbuf *log)
+{
+	struct bpfvet_verify_opts o = {
+		.sz = sizeof(o), .log_level = level_for(a), .prog_flags = a->prog_flags,
+		.drop_caps = a->drop_caps,
+	};
+
+	if (a->log_diff) {
+		o.log_fn = keep_log;
+		o.log_ctx = log;
+	} else if (a->log_level) {
+		printf("bpfvet log for %s/%s:\n", row->file, row->prog);
+		o.log_fn = print_log;
+	}
+	row->v.sz = sizeof(row->v);
+	row->have_v = true;
+	return bpfvet_program__verify(prog, &o, &row->v);
+}
+
+static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
+		    const struct bpfvet_program *prog, struct krows *rows)
+{
+	struct logbuf klog = { 0 }, vlog = { 0 };
+	struct krow *row = rows_add(rows);
+	int err;
+
+	if (!row)
+		return -ENOMEM;
+	row->file = strdup(base_name(path));
+	row->prog = strdup(bpfvet_program__name(prog));
+	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
+	err = row->file && row->prog ? run_kernel(a, k, prog, row, &klog) : -ENOMEM;
+	if (err)
+		fprintf(stderr, "bpfvet kernel: %s/%s: kernel load failed to run: %s\n",
+			base_name(path), bpfvet_program__name(prog), strerror(-err));
+	if (!err && !a->kernel_only) {
+		err = run_bpfvet(a, prog, row, &vlog);
+		if (err)
+			fprintf(stderr, "bpfvet kernel: %s/%s: verification failed to run: %s\n",
+				base_name(path), bpfvet_program__name(prog), strerror(-err));
+	}
+	if (!err && a->log_diff)
+		err = logdiff_compare(&klog, &vlog, &row->diff);
+	if (!err && a->log_diff && !a->quiet && a->fmt == OUT_TABLE)
+		printf("Log diff for %s/%s: %s\n", row->file, row->prog, row->diff);
+	logbuf_free(&klog);
+	logbuf_free(&vlog);
+	if (err) {
+		/* No verdict: the row would only mislead. */
+		free(row->file);
+		free(row->prog);
+		free(row->diff);
+		rows->cnt--;
+	}
+	return err;
+}
+
+static bool selected(const struct kargs *a, const struct bpfvet_program *p)
+{
+	return !a->glob || !fnmatch(a->glob, bpfvet_program__name(p), 0) ||
+	       !fnmatch(a->glob, bpfvet_program__section(p), 0);
+}
+
+static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
+		      struct krows *rows)
+{
+	char errbuf[256] = "";
+	struct bpfvet_open_opts oo = {
+		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
+		.errbuf_sz = sizeof(errbuf),
+	};
+	struct bpfvet_object *obj;
+	int err;
+
+	err = bpfvet_object__open(path, &oo, &obj);
+	if (err) {
+		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
+		return err;
+	}
+	/* A program that cannot be run is reported and skipped; the others
+	 * still get their rows, and the exit status says 2 in the end. */
+	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj) && err != -ENOMEM; i++) {
+		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+		int rc = selected(a, p) ? run_prog(a, k, path, p, rows) : 0;
+
+		if (rc && !err)
+			err = rc;
+	}
+	bpfvet_object__close(obj);
+	return err;
+}
+
+static int exit_status(const struct kargs *a, const struct krows *rows)
+{
+	if (a->kernel_only)
+		return EXIT_ACCEPTED;
+	for (size_t i = 0; i < rows->cnt; i++) {
+		enum krow_match m = krow_match(&rows->v[i]);
+
+		if (m == MATCH_NO || m == MATCH_UNSUPPORTED)
+			return EXIT_REJECTED;
+	}
+	return EXIT_ACCEPTED;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kargs a = { 0 };
+	struct krows rows = { 0 };
+	struct bpfvet_kernel *k = NULL;
+	int err = 0, rc, status;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc) {
+		free(a.paths);
+		return rc > 0 ? 0 : EXIT_USAGE;
+	}
+	libbpf_set_print(quiet_libbpf);
+	if (bpfvet_kernel__new(&k)) {
+		fprintf(stderr, "bpfvet kernel: out of memory\n");
+		free(a.paths);
+		return EXIT_USAGE;
+	}
+	for (int i = 0; i < a.path_cnt; i++) {
+		rc = run_object(&a, k, a.paths[i], &rows);
+		if (rc)
+			err = rc;
+	}
+	status = exit_status(&a, &rows);
+	if (!a.quiet) {
+		if (a.fmt == OUT_CSV)
+			kout_csv(rows.v, rows.cnt, a.kernel_only, a.log_diff);
+		else if (a.fmt == OUT_JSON)
+			kout_json(rows.v, rows.cnt, a.kernel_only, a.log_diff);
+		else
+			kout_table(rows.v, rows.cnt, a.kernel_only);
+	}
+	for (size_t i = 0; i < rows.cnt; i++) {
+		free(rows.v[i].file);
+		free(rows.v[i].prog);
+		free(rows.v[i].diff);
+	}
+	free(rows.v);
+	free(a.paths);
+	bpfvet_kernel__free(k);
+	return err ? EXIT_USAGE : status;
+}

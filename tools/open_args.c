@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Options of `verify` and `dump` that describe the target kernel, turned
+ * into bpfvet_open_opts fields. BPFVET_BTF in the environment stands for
+ * --btf (the library itself reads no environment).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char open_args_usage[] =
+	"  --btf FILE     target kernel BTF for CO-RE relocations (raw BTF such as\n"
+	"                 /sys/kernel/btf/vmlinux, or an ELF file with .BTF);\n"
+	"                 default: $BPFVET_BTF; without one, programs with CO-RE\n"
+	"                 relocations are reported unsupported\n"
+	"  --kconfig FILE kernel config (plain or .gz, e.g. /proc/config.gz) for\n"
+	"                 __kconfig externs; without it their values are unknown\n"
+	"  --kernel-version X.Y.Z  the target's LINUX_KERNEL_VERSION\n"
+	"  --nr-cpus N    possible CPUs of the target (default: this machine's)\n"
+	"  --kallsyms FILE  the target's /proc/kallsyms, for typeless __ksym externs\n";
+
+static const char *value(int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc || !argv[*i + 1][0]) {
+		fprintf(stderr, "bpfvet: option %s needs a value\n", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} opts[] = {
+		{ "--btf", offsetof(struct open_args, btf) },
+		{ "--kconfig", offsetof(struct open_args, kconfig) },
+		{ "--kernel-version", offsetof(struct open_args, kernel_version) },
+		{ "--nr-cpus", offsetof(struct open_args, nr_cpus) },
+		{ "--kallsyms", offsetof(struct open_args, kallsyms) },
+	};
+
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		const char **slot = (const char **)((char *)a + opts[k].off);
+
+		if (strcmp(argv[*i], opts[k].name))
+			continue;
+		*slot = value(argc, argv, i);
+		return *slot ? 1 : -1;
+	}
+	return 0;
+}
+
+/* "6.18.44" -> KERNEL_VERSION(6, 18, 44); the patch level saturates at
+ * 255 as in libbpf; "6.18" means 6.18.0. */
+static int parse_version(const char *s, uint32_t *v)
+{
+	unsigned int a, b, c = 0;
+	int n = 0;
+
+	if (sscanf(s, "%u.%u%n.%u%n", &a, &b, &n, &c, &n) < 2 || s[n] || a > 255 ||
+	    b > 255 || (!a && !b && !c))
+		return -1;
+	*v = a << 16 | b << 8 | (c > 255 ? 255 : c);
+	return 0;
+}
+
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o)
+{
+	const char *env = getenv("BPFVET_BTF");
+
+	o->btf_custom_path = a->btf ? a->btf : env && env[0] ? env : NULL;
+	o->kconfig_path = a->kconfig;
+	o->kallsyms_path = a->kallsyms;
+	if (a->kernel_version && parse_version(a->kernel_version, &o->kernel_version)) {
+		fprintf(stderr, "bpfvet: bad kernel version '%s' (want X.Y.Z)\n",
+			a->kernel_version);
+		return -1;
+	}
+	if (a->nr_cpus) {
+		char *end;
+		unsigned long n = strtoul(a->nr_cpus, &end, 10);
+
+		if (*end || !n || n > 65536) {
+			fprintf(stderr, "bpfvet: bad CPU count '%s'\n", a->nr_cpus);
+			return -1;
+		}
+		o->nr_cpus = (uint32_t)n;
+	}
+	return 0;
+}
