@@ -331,7 +331,9 @@ static void maybe_widen_reg(struct vet_env *env, const struct reg_state *o,
 void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
 			     struct vstate *cur)
 {
-	if (env->opts_off & BPFVET_NO_WIDEN)
+	/* Without precision tracking every scalar counts as precise, and
+	 * precise scalars are never widened. */
+	if (env->opts_off & (BPFVET_NO_WIDEN | BPFVET_NO_PRECISION))
 		return;
 	env->idmap.tmp_id_gen = env->id_gen;
 	env->idmap.cnt = 0;

@@ -115,6 +115,9 @@ static void fmt_stack_mask(char *buf, size_t sz, uint64_t mask)
 int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		     uint64_t linked_regs)
 {
+	/* Without pruning nothing reads the history; it would only grow. */
+	if (env->opts_off & BPFVET_NO_PRUNE)
+		return 0;
 	if (env->cur_hist_idx >= 0 && st == env->cur &&
 	    (uint32_t)env->cur_hist_idx < st->jmp_history_cnt) {
 		struct jmp_history_entry *e = &st->jmp_history[env->cur_hist_idx];
@@ -549,7 +552,8 @@ int mark_chain_precision(struct vet_env *env, int regno)
 {
 	struct backtrack bt = { .frame = env->cur->curframe };
 
-	if (regno < 0 || !env->bpf_capable || (env->opts_off & BPFVET_NO_PRECISION))
+	if (regno < 0 || !env->bpf_capable ||
+	    (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
 		return 0;
 	if (cur_regs(env)[regno].type != SCALAR_VALUE)
 		return -EFAULT;

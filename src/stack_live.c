@@ -56,7 +56,7 @@ struct stack_live {
 
 static bool disabled(const struct vet_env *env)
 {
-	return env->opts_off & (BPFVET_NO_STACK_LIVENESS | BPFVET_NO_LIVENESS);
+	return env->opts_off & BPFVET_NO_STACK_LIVENESS;
 }
 
 int stack_live_init(struct vet_env *env)

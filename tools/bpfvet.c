@@ -11,6 +11,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: bpfvet [verify] OBJ.o... [options]   verify programs\n"
 		"       bpfvet dump OBJ.o [-p GLOB] [-t TYPE] list maps, programs, disassembly\n"
+		"       bpfvet ablate OBJ.o... [-p GLOB]       what each pruning technique is worth\n"
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
 		"       bpfvet help | --help | --version\n"
 		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(argc - 1, argv + 1);
+	if (!strcmp(cmd, "ablate"))
+		return cmd_ablate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))

@@ -7,6 +7,18 @@
 #define EXIT_REJECTED	1	/* some program rejected (or a verdict differs) */
 #define EXIT_USAGE	2	/* usage or load error */
 
+#include <stdint.h>
+
+struct technique {
+	const char *flag;	/* command-line switch */
+	const char *name;	/* column name in the ablation report */
+	uint64_t bit;		/* BPFVET_NO_* */
+};
+
+/* Terminated by an entry with a NULL flag. */
+extern const struct technique techniques[];
+/* 0 if arg is a technique switch (and records it), -1 otherwise. */
+int parse_technique_flag(const char *arg, uint64_t *disable);
 #include "bpfvet.h"
 
 /* Target-kernel options shared by verify and dump (open_args.c). */
@@ -30,6 +42,7 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
 
 int cmd_dump(int argc, char **argv);
+int cmd_ablate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 

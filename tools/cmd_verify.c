@@ -57,6 +57,7 @@ struct verify_args {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	uint32_t drop_caps;
+	uint64_t disable;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
 	bool quiet;
@@ -82,6 +83,9 @@ static void verify_usage(FILE *f)
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
+		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
+		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
+		"  --no-widen  --no-evict  --checkpoint=kernel|every\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
@@ -154,6 +158,8 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
 		return 0;
 	}
+	if (!parse_technique_flag(s, &a->disable))
+		return 0;
 	if (!strcmp(s, "-q")) {
 		a->quiet = true;
 		return 0;
@@ -257,6 +263,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.log_fn = write_log,
 		.prog_flags = a->prog_flags,
 		.drop_caps = a->drop_caps,
+		.disable = a->disable,
 	};
 	struct row *row = rows_add(rows);
 	int err;

@@ -1,0 +1,62 @@
+# Switching off any single pruning technique must not change a verdict,
+# except by hitting the complexity limit (1M instructions, 8192 pending
+# jumps). One documented exception below. Checked on every program of the verifier selftest corpus. Uses
+# the optimized CLI: this is 8 full passes over the corpus.
+. tests/lib.sh
+BIN=build/bpfvet
+if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
+	fail ablation_corpus "corpus: $(tail -n 3 "$TMP/build.err")"
+	exit 0
+fi
+LIMIT='BPF program is too large|jumps is too complex'
+# A program that hits the complexity limit in the full configuration is
+# not run again: whatever a switch does to it, the difference is allowed.
+# Some of them never leave their loop (verifier_search_pruning/short_loop1):
+# without eviction, tens of thousands of checkpoints at one instruction
+# all stay on the current path, and the infinite-loop check compares each
+# new state with each of them, 10^9 comparisons (as the kernel would).
+run_one() {
+	"$BIN" "$@" -o csv -e file_name,prog_name,verdict,error 2>/dev/null |
+		tail -n +2 | tr '\t' ' '
+}
+run() {
+	for obj in build/corpus/verifier/*.bpf.o; do
+		base=$(basename "$obj")
+		if [ $# -eq 0 ] || ! grep "^$base," "$TMP/full.csv" | grep -Eq "$LIMIT"; then
+			run_one "$obj" "$@"
+			continue
+		fi
+		grep "^$base," "$TMP/full.csv" | while IFS= read -r row; do
+			if echo "$row" | grep -Eq "$LIMIT"; then
+				echo "$row"
+			else
+				run_one "$obj" -p "$(echo "$row" | cut -d, -f2)" "$@"
+			fi
+		done
+	done
+}
+run >"$TMP/full.csv"
+n=$(wc -l <"$TMP/full.csv")
+if [ "$n" -lt 1300 ]; then
+	fail ablation_full "only $n programs verified"
+	exit 0
+fi
+for sw in --no-prune --no-liveness --no-stack-liveness --no-precision --no-widen \
+	  --no-evict --checkpoint=every; do
+	run "$sw" >"$TMP/sw.csv"
+	bad=$(paste "$TMP/full.csv" "$TMP/sw.csv" | awk -F'\t' -v sw="$sw" '
+		{ split($1, a, ","); split($2, b, ",");
+		  if (a[1] != b[1] || a[2] != b[2]) { print "misaligned " $0; next }
+		  if (a[3] == b[3]) next
+		  if ($0 ~ /BPF program is too large|jumps is too complex/) next
+		  # Unrolled without pruning, this may_goto loop outgrows what
+		  # linked scalars can express (a second "+const" breaks the link):
+		  # the kernel converges before that only thanks to pruning.
+		  if (sw == "--no-prune" && a[2] == "check_add_const") next
+		  print a[1] "/" a[2] ": " a[3] " -> " b[3] }' | head -5)
+	if [ -z "$bad" ]; then
+		pass "ablation_verdicts $sw"
+	else
+		fail "ablation_verdicts $sw" "$bad"
+	fi
+done
