@@ -28,7 +28,10 @@
 #define BPF_MAX_VAR_OFF		(1 << 29)
 #define BPF_MAX_VAR_SIZ		(1 << 29)
 #define MAX_PACKET_OFF		0xffff
-#define BPF_ADD_CONST		(1U << 31)
+/* Scalar ids of "rX = rY + const" links: 64-bit or 32-bit (zero-extended) add. */
+#define BPF_ADD_CONST64		(1U << 31)
+#define BPF_ADD_CONST32		(1U << 30)
+#define BPF_ADD_CONST		(BPF_ADD_CONST64 | BPF_ADD_CONST32)
 
 /* Base register types; values match the kernel's enum bpf_reg_type. */
 enum reg_type {
