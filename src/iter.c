@@ -241,7 +241,10 @@ int iter_process_next(struct vet_env *env, uint32_t insn_idx, const struct iter_
 		return -EFAULT;
 	}
 	if (iter->iter.state == ITER_STATE_ACTIVE) {
-		if (!cur->parent || cur->parent->insn_idx != insn_idx) {
+		/* _next() is a forced checkpoint, so the parent is the state
+		 * saved right here; without pruning there are no checkpoints. */
+		if (!(env->opts_off & BPFVET_NO_PRUNE) &&
+		    (!cur->parent || cur->parent->insn_idx != insn_idx)) {
 			verbose(env, "bug: bad parent state for iter next call");
 			return -EFAULT;
 		}
