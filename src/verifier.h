@@ -323,7 +323,13 @@ int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, in
 		      int size);
 int sock_check_conversions(struct vet_env *env);
 
-/* btfptr.c: BTF-typed pointers */
+/* btf_ctx.c: the context of tracing and LSM programs */
+bool btf_ctx_applies(const struct vet_env *env);
+int btf_ctx_init(struct vet_env *env);
+int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_type t,
+			 int value_regno);
+
+/* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
