@@ -382,7 +382,9 @@ static uint32_t walked_trust(const struct vet_env *env, const struct reg_state *
 	}
 	if (flag & (MEM_PERCPU | MEM_USER))
 		return flag;
-	return flag & ~(TRUSTED_MODIFIERS | MEM_RCU);
+	/* Linux 6.18: any other field of a trusted struct is untrusted
+	 * (observed: trusted task_struct -> mm gives untrusted_ptr_). */
+	return PTR_UNTRUSTED;
 }
 
 static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct reg_state *reg,
@@ -469,4 +471,25 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 			dst->id = ++env->id_gen;
 	}
 	return 0;
+}
+
+bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int off,
+			  uint32_t need_id, bool strict)
+{
+	if (!off && id == need_id)
+		return true;
+	if (strict)
+		return false;
+	/* Look for the wanted struct nested at `off`, one level at a time. */
+	for (;;) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		struct walk w = { 0 };
+
+		if (!t || struct_walk(env, btf, t, off, 1, true, &w) != WALK_STRUCT)
+			return false;
+		id = w.next_id;
+		if (id == need_id)
+			return true;
+		off = 0;
+	}
 }

@@ -364,9 +364,9 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		verbose(env, "func '%s' size %d must be 8\n", fname, size);
 		return -EACCES;
 	}
-	/* void and integer pointers read as plain numbers. */
+	/* void (const or not) and integer pointers read as plain numbers. */
 	pt = kbtf_skip_mods(btf, t->type, NULL);
-	if (!t->type || (pt && btf_is_int(pt)))
+	if (pt && (btf_kind(pt) == BTF_KIND_UNKN || btf_is_int(pt)))
 		return 0;
 	return ptr_arg(env, t, arg, out);
 }

@@ -22,19 +22,6 @@ int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int si
 	return unsupported(env, "struct bpf_map access");
 }
 
-int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
-{
-	(void)regno; (void)arg_type; (void)func_id;
-	return unsupported(env, "BTF-typed helper argument");
-}
-
-int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
-		       struct reg_state *r0)
-{
-	(void)fn; (void)r0;
-	return unsupported(env, "BTF-typed helper return value");
-}
-
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
 {
 	(void)insn; (void)dst;

@@ -336,6 +336,10 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name);
+/* Does a BTF pointer to `id` + `off` point to a `need_id` (nested at
+ * offset 0 of `off` counts unless strict)? */
+bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int off,
+			  uint32_t need_id, bool strict);
 int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
