@@ -17,9 +17,11 @@
 #define HELPER_KPTR_XCHG	194
 
 /* The struct an argument must point to, NULL when the helper names none. */
-static const char *arg_struct(uint32_t regno, uint32_t arg_type, int func_id)
+static const char *arg_struct(const struct vet_env *env, uint32_t regno, uint32_t arg_type,
+			      int func_id)
 {
-	const struct helper_proto *fn = helper_proto_by_id((uint32_t)func_id);
+	/* The program type's own variant: some name another struct. */
+	const struct helper_proto *fn = helper_proto_for(env, (uint32_t)func_id);
 
 	if (fn && regno >= 1 && regno <= 5 && fn->arg_btf[regno - 1])
 		return fn->arg_btf[regno - 1];
@@ -71,7 +73,7 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, i
 		verbose(env, "Possibly NULL pointer passed to helper arg%u\n", regno);
 		return -EACCES;
 	}
-	need = arg_struct(regno, arg_type, func_id);
+	need = arg_struct(env, regno, arg_type, func_id);
 	if (!need) {
 		verbose(env, "verifier internal error: missing arg compatible BTF ID\n");
 		return -EFAULT;
