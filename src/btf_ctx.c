@@ -118,6 +118,15 @@ static const char *const bool_lsm_hooks[] = {
 	"bpf_lsm_inode_xattr_skipcap",
 };
 
+/* Hooks LSM programs may not attach to (kernel/bpf/bpf_lsm.c). */
+static const char *const disabled_lsm_hooks[] = {
+	"bpf_lsm_vm_enough_memory", "bpf_lsm_inode_need_killpriv",
+	"bpf_lsm_inode_getsecurity", "bpf_lsm_inode_listsecurity",
+	"bpf_lsm_inode_copy_up_xattr", "bpf_lsm_getselfattr", "bpf_lsm_getprocattr",
+	"bpf_lsm_setprocattr", "bpf_lsm_key_getsecurity", "bpf_lsm_audit_rule_match",
+	"bpf_lsm_xfrm_decode_session", "bpf_lsm_ismaclabel",
+};
+
 static bool name_in(const char *name, const char *const *list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -167,6 +176,21 @@ static uint32_t func_proto(const struct btf *btf, uint32_t id, const char **name
 	return t && btf_is_func_proto(t) && *name ? proto : 0;
 }
 
+/* What the kernel checks of an LSM program when it resolves the hook. */
+static int check_lsm_target(struct vet_env *env)
+{
+	if (!env->gpl) {
+		verbose(env, "LSM programs must have a GPL compatible license\n");
+		return -EINVAL;
+	}
+	if (NAME_IN(env->attach.name, disabled_lsm_hooks)) {
+		verbose(env, "attach_btf_id %u points to disabled hook %s\n", env->attach.btf_id,
+			env->attach.name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int btf_ctx_init(struct vet_env *env)
 {
 	const struct bpfvet_program *prog = env->prog;
@@ -192,7 +216,7 @@ int btf_ctx_init(struct vet_env *env)
 		      func_proto(btf, a->btf_id, &a->name);
 	if (!a->proto_id)
 		return unsupported(env, "attach target of an unexpected BTF kind");
-	return 0;
+	return env->prog_type == BPF_PROG_TYPE_LSM ? check_lsm_target(env) : 0;
 }
 
 /* Which argument a ctx offset falls in: arguments take 8 bytes, or their
@@ -371,25 +395,44 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 	return ptr_arg(env, t, arg, out);
 }
 
-/* LSM hooks return an errno, or a bool for a few. */
-static void retval_range(const struct vet_env *env, struct reg_state *dst)
+bool btf_attach_returns_void(const struct vet_env *env)
 {
-	const struct btf_type *proto = btf__type_by_id(env->targ_btf, env->attach.proto_id);
-	bool is_bool = NAME_IN(env->attach.name, bool_lsm_hooks);
-	int32_t lo = is_bool ? 0 : -MAX_ERRNO, hi = is_bool ? 1 : 0;
-	struct bounds *b = &dst->b;
+	const struct btf_type *proto = env->attach.proto_id ?
+		btf__type_by_id(env->targ_btf, env->attach.proto_id) : NULL;
+
+	return proto && !proto->type;
+}
+
+bool btf_lsm_retval_range(const struct vet_env *env, struct retval_range *r)
+{
+	bool is_bool;
 
 	/* Void hooks have no range. */
-	if (!proto->type)
+	if (!env->attach.proto_id || btf_attach_returns_void(env))
+		return false;
+	/* An errno, or a bool for a few hooks. */
+	is_bool = NAME_IN(env->attach.name, bool_lsm_hooks);
+	r->minval = is_bool ? 0 : -MAX_ERRNO;
+	r->maxval = is_bool ? 1 : 0;
+	return true;
+}
+
+/* The return value slot of an LSM program reads within the hook's range. */
+static void retval_range(const struct vet_env *env, struct reg_state *dst)
+{
+	struct bounds *b = &dst->b;
+	struct retval_range r;
+
+	if (!btf_lsm_retval_range(env, &r))
 		return;
-	if (b->s32_min < lo)
-		b->s32_min = lo;
-	if (b->s32_max > hi)
-		b->s32_max = hi;
-	if (b->smin < lo)
-		b->smin = lo;
-	if (b->smax > hi)
-		b->smax = hi;
+	if (b->s32_min < r.minval)
+		b->s32_min = r.minval;
+	if (b->s32_max > r.maxval)
+		b->s32_max = r.maxval;
+	if (b->smin < r.minval)
+		b->smin = r.minval;
+	if (b->smax > r.maxval)
+		b->smax = r.maxval;
 	bounds_sync(b);
 }
 

@@ -7,6 +7,7 @@
  * (helper_protos.c); their ids from the target BTF.
  */
 #include <errno.h>
+#include <string.h>
 
 #include <bpf/btf.h>
 
@@ -115,4 +116,59 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 	r0->btf = env->targ_btf;
 	r0->btf_id = (uint32_t)id;
 	return 0;
+}
+
+/* Functions whose fentry/fexit programs may call bpf_d_path. */
+static const char *const d_path_allowlist[] = {
+	"security_file_permission", "security_inode_getattr", "security_file_open",
+	"security_path_truncate", "vfs_truncate", "vfs_fallocate", "dentry_open",
+	"vfs_getattr", "filp_close",
+};
+
+static bool d_path_allowed(const struct vet_env *env)
+{
+	for (size_t i = 0; i < sizeof(d_path_allowlist) / sizeof(d_path_allowlist[0]); i++)
+		if (!strcmp(env->attach.name, d_path_allowlist[i]))
+			return true;
+	return false;
+}
+
+/* Tracing programs may use socket storage unless they trace it. */
+static bool sk_storage_allowed(const struct vet_env *env)
+{
+	static const char prefix[] = "bpf_sk_storage";
+
+	switch (env->expected_attach_type) {
+	case BPF_TRACE_RAW_TP:
+		return true;
+	case BPF_TRACE_FENTRY:
+	case BPF_TRACE_FEXIT:
+		return strncmp(env->attach.name, prefix, strlen(prefix)) != 0;
+	default:
+		return false;
+	}
+}
+
+int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn)
+{
+	bool ok;
+
+	/* Iterators may use them all. The other rules look at the attach
+	 * target, or at the LSM hook's sleepability, which bpfvet does not
+	 * know. */
+	if (env->prog_type == BPF_PROG_TYPE_TRACING &&
+	    env->expected_attach_type == BPF_TRACE_ITER)
+		return 0;
+	if (env->prog_type == BPF_PROG_TYPE_LSM || !env->attach.name)
+		return unsupported(env, "helper restricted to some attach targets");
+	if (!strcmp(fn->variant, "d_path"))
+		ok = d_path_allowed(env);
+	else if (!strncmp(fn->variant, "sk_storage_", strlen("sk_storage_")))
+		ok = sk_storage_allowed(env);
+	else
+		return unsupported(env, "helper restricted to some attach targets");
+	if (ok)
+		return 0;
+	verbose(env, "helper call is not allowed in probe\n");
+	return -EINVAL;
 }

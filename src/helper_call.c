@@ -597,6 +597,12 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 		verbose(env, "cannot call GPL-restricted function from non-GPL compatible program\n");
 		return -EINVAL;
 	}
+	if (fn->has_allowed_hook) {
+		int err = check_helper_allowed(env, fn);
+
+		if (err)
+			return err;
+	}
 	if (!(env->prog_flags & BPF_F_SLEEPABLE) && fn->might_sleep) {
 		verbose(env, "helper call might sleep in a non-sleepable prog\n");
 		return -EINVAL;

@@ -328,6 +328,10 @@ bool btf_ctx_applies(const struct vet_env *env);
 int btf_ctx_init(struct vet_env *env);
 int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_type t,
 			 int value_regno);
+/* The attach target is known and returns void. */
+bool btf_attach_returns_void(const struct vet_env *env);
+/* The return range of the LSM hook; false when unknown or void. */
+bool btf_lsm_retval_range(const struct vet_env *env, struct retval_range *r);
 
 /* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
@@ -343,6 +347,8 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
+/* The helper's own allowed() rule for the program's attach target. */
+int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
 int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
 bool ctx_has_conversion(const struct vet_env *env);
