@@ -55,12 +55,13 @@ static int arg_reg_kind(uint32_t type)
 	}
 }
 
-int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       const struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	bool release = arg_type & OBJ_RELEASE;
+	int kind = arg_reg_kind(reg->type), need_id, func_id = meta->func_id;
 	const char *need;
-	int kind = arg_reg_kind(reg->type), need_id;
 
 	if (kind < 0) {
 		verbose(env, "verifier internal error: invalid PTR_TO_BTF_ID register for type match\n");
@@ -74,14 +75,16 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, i
 		verbose(env, "Possibly NULL pointer passed to helper arg%u\n", regno);
 		return -EACCES;
 	}
-	need = arg_struct(env, regno, arg_type, func_id);
+	need = meta->arg_btf_id ? kbtf_name(env->targ_btf, meta->arg_btf_id) :
+	       arg_struct(env, regno, arg_type, func_id);
 	if (!need) {
 		verbose(env, "verifier internal error: missing arg compatible BTF ID\n");
 		return -EFAULT;
 	}
 	if (func_id == HELPER_KPTR_XCHG)
 		return unsupported(env, "kptr exchange of a BTF pointer");
-	need_id = env->targ_btf ? btf__find_by_name_kind(env->targ_btf, need, BTF_KIND_STRUCT) : -1;
+	need_id = meta->arg_btf_id ? (int)meta->arg_btf_id : env->targ_btf ?
+		  btf__find_by_name_kind(env->targ_btf, need, BTF_KIND_STRUCT) : -1;
 	if (!reg->btf || reg->btf != env->targ_btf || need_id <= 0)
 		return unsupported(env, "BTF-typed helper argument without target BTF");
 	if (!btf_struct_ids_match(env, reg->btf, reg->btf_id, reg->off, (uint32_t)need_id,

@@ -176,3 +176,19 @@ int kbtf_attach_find(const struct btf *btf, const char *target, uint32_t attach_
 	n = btf__find_by_name_kind(btf, name, kind);
 	return n == -ENOENT ? -ESRCH : n;
 }
+
+int kbtf_find_essential(const struct btf *btf, const char *name, int kind)
+{
+	const char *flavor = strstr(name, "___");
+	char buf[256];
+	int n;
+
+	if (flavor) {
+		n = snprintf(buf, sizeof(buf), "%.*s", (int)(flavor - name), name);
+		if (n < 0 || (size_t)n >= sizeof(buf))
+			return -ENOENT;
+		name = buf;
+	}
+	n = btf__find_by_name_kind(btf, name, (uint32_t)kind);
+	return n > 0 ? n : -ENOENT;
+}

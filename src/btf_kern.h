@@ -46,6 +46,10 @@ struct kbtf_size {
 const struct btf_type *kbtf_resolve_size(const struct btf *btf, const struct btf_type *t,
 					 struct kbtf_size *out);
 
+/* Id of the type of kind `kind` named as `name` without its ___flavor
+ * suffix, as the kernel matches program types to its own; -ENOENT. */
+int kbtf_find_essential(const struct btf *btf, const char *name, int kind);
+
 /* BTF id of the attach target named in a section ("vmlinux:" prefix
  * allowed) for an expected attach type: -ESRCH when absent (modules are
  * not searched), -ENAMETOOLONG for a name libbpf would refuse. */

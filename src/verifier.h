@@ -255,7 +255,13 @@ struct call_meta {
 	int64_t const_map_key;
 	/* bpf_kptr_xchg: the kptr field the destination points to. */
 	const struct map_field *kptr_field;
+	/* Struct (target BTF id) a BTF pointer argument must point to when
+	 * no helper names it: trusted arguments of global functions. */
+	uint32_t arg_btf_id;
 };
+/* The argument's register type against what arg_type accepts. */
+int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		   const struct call_meta *meta);
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
@@ -344,7 +350,8 @@ void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *
  * offset 0 of `off` counts unless strict)? */
 bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int off,
 			  uint32_t need_id, bool strict);
-int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       const struct call_meta *meta);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
 /* The helper's own allowed() rule for the program's attach target. */
