@@ -318,8 +318,20 @@ struct verifier_stats {
 	uint64_t num_backedges;
 };
 
+/* The function a BTF-based program attaches to, in the target BTF
+ * (btf_ctx.c): its prototype types the context. */
+struct attach_info {
+	const char *name;	/* as the kernel's messages name it */
+	uint32_t btf_id;	/* the typedef (tp_btf) or FUNC */
+	uint32_t proto_id;	/* its FUNC_PROTO; 0: not resolved */
+	bool raw_tp;		/* tp_btf: the first `void *` is hidden */
+};
+
 struct vet_env {
 	const struct bpfvet_program *prog;
+	/* Target kernel BTF, NULL when none was given at open. */
+	const struct btf *targ_btf;
+	struct attach_info attach;
 	const struct bpfvet_insn *insns;
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;

@@ -310,6 +310,8 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	if (!err && prog->core_pending)
 		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
+		err = btf_ctx_init(env);
+	if (!err)
 		err = run_static_checks(env);
 	if (!err)
 		err = run_walk(env);
