@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bpfvet.h"
 #include "log.h"
 #include "object.h"
@@ -388,6 +389,9 @@ struct vet_env {
 	uint32_t nr_cpu_ids;
 	/* Last line-info entry printed, to print source lines once. */
 	int prev_linfo;
+
+	/* Bytes the verifier holds for this program (alloc.c). */
+	struct vet_mem mem;
 
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */

@@ -126,7 +126,7 @@ int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		e->linked_regs = linked_regs;
 		return 0;
 	}
-	if (state_push_history(st, env->insn_idx, env->prev_insn_idx, flags, linked_regs))
+	if (state_push_history(env, st, env->insn_idx, env->prev_insn_idx, flags, linked_regs))
 		return -ENOMEM;
 	env->cur_hist_idx = (int)st->jmp_history_cnt - 1;
 	return 0;
