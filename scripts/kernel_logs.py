@@ -13,6 +13,8 @@ import hashlib
 import lzma
 import os
 import re
+import struct
+import struct
 import subprocess
 import sys
 
@@ -121,10 +123,37 @@ def kernel_logs(objs, level, flags=None, glob=None, extra=()):
         p.wait()
 
 
+def has_core_relos(obj):
+    """Whether the ELF object's .BTF.ext holds CO-RE relocation records
+    (only those need the kernel's BTF, which takes time to read)."""
+    try:
+        with open(obj, 'rb') as f:
+            data = f.read()
+        shoff, = struct.unpack_from('<Q', data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+
+        def sect(i):
+            return struct.unpack_from('<IIQQQQ', data, shoff + i * shentsize)
+        stroff = sect(shstrndx)[4]
+        for i in range(shnum):
+            name, _, _, _, off, size = sect(i)
+            end = data.index(b'\0', stroff + name)
+            if data[stroff + name:end] != b'.BTF.ext' or size < 32:
+                continue
+            hdr_len, = struct.unpack_from('<I', data, off + 4)
+            if hdr_len < 32:
+                return False
+            relo_len, = struct.unpack_from('<I', data, off + 28)
+            return relo_len > 0
+    except (OSError, struct.error, ValueError):
+        return True
+    return False
+
+
 def dump_programs(obj, btf=True):
     """bpfvet dump OBJ: {prog: {index: masked text}}."""
     cmd = [bpfvet(), 'dump']
-    if btf and os.path.exists(BTF):
+    if btf and os.path.exists(BTF) and has_core_relos(obj):
         cmd += ['--btf', BTF]
     cmd.append(obj)
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
