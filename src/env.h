@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bpfvet.h"
 #include "log.h"
 #include "object.h"
@@ -28,7 +29,10 @@
 #define BPF_MAX_VAR_OFF		(1 << 29)
 #define BPF_MAX_VAR_SIZ		(1 << 29)
 #define MAX_PACKET_OFF		0xffff
-#define BPF_ADD_CONST		(1U << 31)
+/* Scalar ids of "rX = rY + const" links: 64-bit or 32-bit (zero-extended) add. */
+#define BPF_ADD_CONST64		(1U << 31)
+#define BPF_ADD_CONST32		(1U << 30)
+#define BPF_ADD_CONST		(BPF_ADD_CONST64 | BPF_ADD_CONST32)
 
 /* Base register types; values match the kernel's enum bpf_reg_type. */
 enum reg_type {
@@ -315,8 +319,20 @@ struct verifier_stats {
 	uint64_t num_backedges;
 };
 
+/* The function a BTF-based program attaches to, in the target BTF
+ * (btf_ctx.c): its prototype types the context. */
+struct attach_info {
+	const char *name;	/* as the kernel's messages name it */
+	uint32_t btf_id;	/* the typedef (tp_btf) or FUNC */
+	uint32_t proto_id;	/* its FUNC_PROTO; 0: not resolved */
+	bool raw_tp;		/* tp_btf: the first `void *` is hidden */
+};
+
 struct vet_env {
 	const struct bpfvet_program *prog;
+	/* Target kernel BTF, NULL when none was given at open. */
+	const struct btf *targ_btf;
+	struct attach_info attach;
 	const struct bpfvet_insn *insns;
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;
@@ -373,6 +389,9 @@ struct vet_env {
 	uint32_t nr_cpu_ids;
 	/* Last line-info entry printed, to print source lines once. */
 	int prev_linfo;
+
+	/* Bytes the verifier holds for this program (alloc.c). */
+	struct vet_mem mem;
 
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */

@@ -78,8 +78,8 @@ static bool reg_is_null(const struct reg_state *reg)
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
 }
 
-static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
-			  const struct call_meta *meta)
+int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		   const struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	const uint32_t *ok = compatible_types(arg_type);
@@ -120,7 +120,7 @@ static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type
 		}
 		return 0;
 	}
-	return check_btf_arg_type(env, regno, arg_type, meta->func_id);
+	return check_btf_arg_type(env, regno, arg_type, meta);
 }
 
 int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
@@ -596,6 +596,12 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 	if (!env->gpl && fn->gpl_only) {
 		verbose(env, "cannot call GPL-restricted function from non-GPL compatible program\n");
 		return -EINVAL;
+	}
+	if (fn->has_allowed_hook) {
+		int err = check_helper_allowed(env, fn);
+
+		if (err)
+			return err;
 	}
 	if (!(env->prog_flags & BPF_F_SLEEPABLE) && fn->might_sleep) {
 		verbose(env, "helper call might sleep in a non-sleepable prog\n");
