@@ -88,7 +88,7 @@ check kernel_logs_disasm_live python3 scripts/disasm-fixture.py live $FIX/disasm
 	$FIX/disasm-exceptions.txt build/corpus/verifier/verifier_and.bpf.o \
 	build/corpus/verifier/verifier_sdiv.bpf.o build/corpus/progs/task_kfunc_success.bpf.o \
 	build/corpus/progs/test_xdp_noinline.bpf.o build/realworld/xdp-dispatcher.o \
-	build/realworld/bindsnoop-1.bpf.o
+	build/realworld/xdpfilt_alw_all.o
 check kernel_logs_level2_live python3 scripts/level2-fixture.py live full $FIX/level2.list \
 	$FIX/exceptions.txt 12
 check kernel_logs_prune_live python3 scripts/level2-fixture.py live prune $FIX/prune.list \
