@@ -162,6 +162,7 @@ static void mark_ptr_not_null(const struct vet_env *env, struct reg_state *reg)
 		if (inner) {
 			reg->type = CONST_PTR_TO_MAP;
 			reg->map_ptr = inner;
+			reg->map_meta = true;
 			if (map_has_timer_or_wq(env, inner))
 				reg->map_uid = reg->id;
 		} else if (map->type == BPF_MAP_TYPE_XSKMAP) {

@@ -243,6 +243,7 @@ int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg,
 struct call_meta {
 	const struct bpfvet_map *map_ptr;
 	uint32_t map_uid;
+	bool map_meta;
 	uint32_t ref_obj_id;
 	uint32_t release_regno;
 	uint32_t subprogno;
