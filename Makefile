@@ -130,6 +130,14 @@ conformance: deps all $(B)/conformance-runner
 		>$(B)/conformance.txt
 	@sed -n '/^reference:/,$$p' $(B)/conformance.txt
 
+# bpfvet against the running kernel on the scale programs and the corpus
+# (root; minutes): bench/results/*.csv and docs/benchmarks.md. Not part of
+# `make check`. BENCH_ARGS: e.g. --scale-only, --runs 3.
+BENCH_ARGS ?=
+bench: deps all
+	scripts/build-corpus.sh
+	bench/run $(BENCH_ARGS)
+
 # Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
 realworld: deps
 	scripts/collect-realworld.sh

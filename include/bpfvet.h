@@ -294,8 +294,12 @@ struct bpfvet_result {
 	uint64_t duration_ns;		/* the verifier proper, loading excluded */
 	uint32_t subprog_cnt;
 	uint32_t stack_depth[256];	/* bytes, per subprogram */
+	/* Most bytes the verifier held at once for this program: its
+	 * environment, states, checkpoints and analysis tables, counted by
+	 * its own allocator; loading and the log buffer excluded. */
+	uint64_t mem_peak;
 };
-#define bpfvet_result__last_field stack_depth
+#define bpfvet_result__last_field mem_peak
 
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a

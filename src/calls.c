@@ -62,14 +62,14 @@ static int setup_frame(struct vet_env *env, uint32_t subprog, uint32_t callsite,
 		return -EFAULT;
 	}
 	caller = st->frame[st->curframe];
-	callee = calloc(1, sizeof(*callee));
+	callee = vet_calloc(env, 1, sizeof(*callee));
 	if (!callee)
 		return -ENOMEM;
 	st->frame[st->curframe + 1] = callee;
 	frame_init(env, callee, (int)callsite, st->curframe + 1, subprog);
 	err = set_state(env, caller, callee, callsite);
 	if (err) {
-		frame_free(callee);
+		frame_free(env, callee);
 		st->frame[st->curframe + 1] = NULL;
 		return err;
 	}
@@ -330,7 +330,7 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 		verbose(env, "to caller at %u:\n", *insn_idx);
 		print_frame(env, st, caller, true);
 	}
-	frame_free(callee);
+	frame_free(env, callee);
 	st->frame[st->curframe--] = NULL;
 	stack_live_reset_chain(env);
 	prev = in_cb ? find_prev_entry(env, st, *insn_idx) : NULL;

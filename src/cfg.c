@@ -383,8 +383,8 @@ int cfg_walk(struct vet_env *env)
 	struct cfg_walk w;
 	int ret = 0;
 
-	w.state = calloc(env->insn_cnt, sizeof(*w.state));
-	w.stack = calloc(env->insn_cnt, sizeof(*w.stack));
+	w.state = vet_calloc(env, env->insn_cnt, sizeof(*w.state));
+	w.stack = vet_calloc(env, env->insn_cnt, sizeof(*w.stack));
 	if (!w.state || !w.stack) {
 		ret = -ENOMEM;
 		goto out;
@@ -420,8 +420,8 @@ int cfg_walk(struct vet_env *env)
 	}
 	ret = 0;
 out:
-	free(w.state);
-	free(w.stack);
+	vet_free(env, w.state);
+	vet_free(env, w.stack);
 	return ret;
 }
 
@@ -472,14 +472,14 @@ int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2])
 int cfg_postorder(struct vet_env *env)
 {
 	uint32_t n = env->insn_cnt, cur = 0;
-	uint32_t *stack = calloc(n, sizeof(*stack));
-	uint8_t *state = calloc(n, 1);
+	uint32_t *stack = vet_calloc(env, n, sizeof(*stack));
+	uint8_t *state = vet_calloc(env, n, 1);
 	enum { SEEN = 1, DONE = 2 };
 
-	env->postorder = calloc(n, sizeof(*env->postorder));
+	env->postorder = vet_calloc(env, n, sizeof(*env->postorder));
 	if (!stack || !state || !env->postorder) {
-		free(stack);
-		free(state);
+		vet_free(env, stack);
+		vet_free(env, state);
 		return -ENOMEM;
 	}
 	for (uint32_t sp = 0; sp < env->subprog_cnt; sp++) {
@@ -509,7 +509,7 @@ int cfg_postorder(struct vet_env *env)
 		}
 	}
 	env->subprogs[env->subprog_cnt].postorder_start = cur;
-	free(stack);
-	free(state);
+	vet_free(env, stack);
+	vet_free(env, state);
 	return 0;
 }

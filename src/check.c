@@ -15,7 +15,7 @@
 struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 			  uint32_t prev_insn_idx, bool speculative)
 {
-	struct stack_elem *elem = calloc(1, sizeof(*elem));
+	struct stack_elem *elem = vet_calloc(env, 1, sizeof(*elem));
 
 	if (!elem) {
 		env->err = -ENOMEM;
@@ -27,7 +27,7 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->next = env->head;
 	env->head = elem;
 	env->stack_size++;
-	if (state_copy(&elem->st, env->cur)) {
+	if (state_copy(env, &elem->st, env->cur)) {
 		env->err = -ENOMEM;
 		return NULL;
 	}
@@ -48,7 +48,7 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 				uint32_t prev_insn_idx)
 {
-	struct stack_elem *elem = calloc(1, sizeof(*elem));
+	struct stack_elem *elem = vet_calloc(env, 1, sizeof(*elem));
 
 	if (!elem) {
 		env->err = -ENOMEM;
@@ -68,7 +68,7 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 	}
 	elem->st.branches = 1;
 	elem->st.in_sleepable = false;
-	elem->st.frame[0] = calloc(1, sizeof(*elem->st.frame[0]));
+	elem->st.frame[0] = vet_calloc(env, 1, sizeof(*elem->st.frame[0]));
 	if (!elem->st.frame[0]) {
 		env->err = -ENOMEM;
 		return NULL;
@@ -85,7 +85,7 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 
 	if (!head)
 		return -ENOENT;
-	err = state_copy(env->cur, &head->st);
+	err = state_copy(env, env->cur, &head->st);
 	if (err)
 		return err;
 	if (pop_log)
@@ -93,8 +93,8 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 	*insn_idx = head->insn_idx;
 	*prev_insn_idx = head->prev_insn_idx;
 	env->head = head->next;
-	state_clear(&head->st);
-	free(head);
+	state_clear(env, &head->st);
+	vet_free(env, head);
 	env->stack_size--;
 	return 0;
 }
@@ -105,8 +105,8 @@ void free_pending_paths(struct vet_env *env)
 		struct stack_elem *e = env->head;
 
 		env->head = e->next;
-		state_clear(&e->st);
-		free(e);
+		state_clear(env, &e->st);
+		vet_free(env, e);
 	}
 	env->stack_size = 0;
 }

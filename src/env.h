@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"
 #include "bpfvet.h"
 #include "log.h"
 #include "object.h"
@@ -28,7 +29,10 @@
 #define BPF_MAX_VAR_OFF		(1 << 29)
 #define BPF_MAX_VAR_SIZ		(1 << 29)
 #define MAX_PACKET_OFF		0xffff
-#define BPF_ADD_CONST		(1U << 31)
+/* Scalar ids of "rX = rY + const" links: 64-bit or 32-bit (zero-extended) add. */
+#define BPF_ADD_CONST64		(1U << 31)
+#define BPF_ADD_CONST32		(1U << 30)
+#define BPF_ADD_CONST		(BPF_ADD_CONST64 | BPF_ADD_CONST32)
 
 /* Base register types; values match the kernel's enum bpf_reg_type. */
 enum reg_type {
@@ -385,6 +389,9 @@ struct vet_env {
 	uint32_t nr_cpu_ids;
 	/* Last line-info entry printed, to print source lines once. */
 	int prev_linfo;
+
+	/* Bytes the verifier holds for this program (alloc.c). */
+	struct vet_mem mem;
 
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */

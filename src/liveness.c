@@ -127,7 +127,7 @@ static void print_live_table(struct vet_env *env)
 
 int compute_live_registers(struct vet_env *env)
 {
-	struct use_def *ud = calloc(env->insn_cnt, sizeof(*ud));
+	struct use_def *ud = vet_calloc(env, env->insn_cnt, sizeof(*ud));
 	bool changed = true;
 
 	if (!ud)
@@ -152,7 +152,7 @@ int compute_live_registers(struct vet_env *env)
 			}
 		}
 	}
-	free(ud);
+	vet_free(env, ud);
 	if (env->log.level & LOG_LEVEL2)
 		print_live_table(env);
 	return 0;

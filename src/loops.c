@@ -42,8 +42,8 @@ int compute_scc(struct vet_env *env)
 {
 	const uint32_t off_stack = UINT32_MAX;
 	uint32_t n = env->insn_cnt, next_pre = 1, next_scc = 1;
-	uint32_t *stack = calloc(n, sizeof(*stack)), *pre = calloc(n, sizeof(*pre));
-	uint32_t *low = calloc(n, sizeof(*low)), *dfs = calloc(n, sizeof(*dfs));
+	uint32_t *stack = vet_calloc(env, n, sizeof(*stack)), *pre = vet_calloc(env, n, sizeof(*pre));
+	uint32_t *low = vet_calloc(env, n, sizeof(*low)), *dfs = vet_calloc(env, n, sizeof(*dfs));
 	int err = 0;
 
 	if (!stack || !pre || !low || !dfs) {
@@ -96,10 +96,10 @@ int compute_scc(struct vet_env *env)
 		}
 	}
 out:
-	free(stack);
-	free(pre);
-	free(low);
-	free(dfs);
+	vet_free(env, stack);
+	vet_free(env, pre);
+	vet_free(env, low);
+	vet_free(env, dfs);
 	return err;
 }
 
@@ -163,7 +163,7 @@ int maybe_enter_scc(struct vet_env *env, struct vstate *st)
 		return 0;
 	v = visit_lookup(env, &c);
 	if (!v) {
-		v = calloc(1, sizeof(*v));
+		v = vet_calloc(env, 1, sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 		v->chain = c;
@@ -177,14 +177,14 @@ int maybe_enter_scc(struct vet_env *env, struct vstate *st)
 	return 0;
 }
 
-static void free_backedges(struct scc_visit *v)
+static void free_backedges(struct vet_env *env, struct scc_visit *v)
 {
 	while (v->backedges) {
 		struct backedge *b = v->backedges;
 
 		v->backedges = b->next;
-		state_clear(&b->state);
-		free(b);
+		state_clear(env, &b->state);
+		vet_free(env, b);
 	}
 }
 
@@ -208,7 +208,7 @@ static int propagate_backedges(struct vet_env *env, struct scc_visit *v)
 				return err;
 		}
 	} while (changed);
-	free_backedges(v);
+	free_backedges(env, v);
 	return 0;
 }
 
@@ -247,11 +247,11 @@ int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstat
 		verbose(env, "verifier bug: add backedge: no SCC in verification path\n");
 		return -EFAULT;
 	}
-	b = calloc(1, sizeof(*b));
-	if (!b || state_copy(&b->state, cur)) {
+	b = vet_calloc(env, 1, sizeof(*b));
+	if (!b || state_copy(env, &b->state, cur)) {
 		if (b)
-			state_clear(&b->state);
-		free(b);
+			state_clear(env, &b->state);
+		vet_free(env, b);
 		return -ENOMEM;
 	}
 	b->state.equal_state = old;
@@ -284,8 +284,8 @@ void free_scc_visits(struct vet_env *env)
 		struct scc_visit *v = env->scc_visits;
 
 		env->scc_visits = v->next;
-		free_backedges(v);
-		free(v);
+		free_backedges(env, v);
+		vet_free(env, v);
 	}
 }
 

@@ -636,7 +636,7 @@ int records_init(struct vet_env *env)
 		return 0;
 	if (btf && map_btf_refused(btf))
 		btf = NULL;
-	env->map_records = calloc(env->map_cnt, sizeof(*env->map_records));
+	env->map_records = vet_calloc(env, env->map_cnt, sizeof(*env->map_records));
 	if (!env->map_records)
 		return -ENOMEM;
 	for (size_t i = 0; i < env->map_cnt; i++)
@@ -646,7 +646,7 @@ int records_init(struct vet_env *env)
 
 void records_free(struct vet_env *env)
 {
-	free(env->map_records);
+	vet_free(env, env->map_records);
 	env->map_records = NULL;
 }
 

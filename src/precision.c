@@ -126,7 +126,7 @@ int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		e->linked_regs = linked_regs;
 		return 0;
 	}
-	if (state_push_history(st, env->insn_idx, env->prev_insn_idx, flags, linked_regs))
+	if (state_push_history(env, st, env->insn_idx, env->prev_insn_idx, flags, linked_regs))
 		return -ENOMEM;
 	env->cur_hist_idx = (int)st->jmp_history_cnt - 1;
 	return 0;
@@ -223,7 +223,7 @@ static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t
 		bt->regs[bt->frame] &= ~REGMASK_ARGS;
 		return bt_subprog_exit(bt);
 	}
-	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && insn->imm == 0)
+	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && call_param_count(env, insn) < 0)
 		return -EOPNOTSUPP;
 	bt_clear_reg(bt, BPF_REG_0);
 	if (bt->regs[bt->frame] & REGMASK_ARGS)

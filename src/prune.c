@@ -36,10 +36,10 @@ static void update_peak_states(struct vet_env *env)
 		s->peak_states = n;
 }
 
-static void free_state_list(struct state_list *sl)
+static void free_state_list(struct vet_env *env, struct state_list *sl)
 {
-	state_clear(&sl->state);
-	free(sl);
+	state_clear(env, &sl->state);
+	vet_free(env, sl);
 }
 
 /* Evicted checkpoints are freed once nothing can walk to them. */
@@ -52,7 +52,7 @@ static void maybe_free_state(struct vet_env *env, struct state_list *sl)
 	for (pp = &env->free_list; *pp; pp = &(*pp)->next) {
 		if (*pp == sl) {
 			*pp = sl->next;
-			free_state_list(sl);
+			free_state_list(env, sl);
 			env->stats.free_list_size--;
 			return;
 		}
@@ -213,7 +213,7 @@ static void evict(struct vet_env *env, struct state_list **pp, struct state_list
 
 static int add_checkpoint(struct vet_env *env, uint32_t idx)
 {
-	struct state_list *sl = calloc(1, sizeof(*sl));
+	struct state_list *sl = vet_calloc(env, 1, sizeof(*sl));
 	struct state_list **head;
 	struct vstate *cur = env->cur;
 	int err;
@@ -227,15 +227,15 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 	env->stats.prev_insn_processed = env->stats.insn_processed;
 	if (env->bpf_capable)
 		mark_all_scalars_imprecise(cur);
-	err = state_copy(&sl->state, cur);
+	err = state_copy(env, &sl->state, cur);
 	if (err) {
-		free_state_list(sl);
+		free_state_list(env, sl);
 		return err;
 	}
 	sl->state.insn_idx = idx;
 	err = maybe_enter_scc(env, &sl->state);
 	if (err) {
-		free_state_list(sl);
+		free_state_list(env, sl);
 		return err;
 	}
 	cur->parent = &sl->state;
@@ -308,7 +308,7 @@ next:
 
 int init_explored_states(struct vet_env *env)
 {
-	env->explored = calloc(env->insn_cnt, sizeof(*env->explored));
+	env->explored = vet_calloc(env, env->insn_cnt, sizeof(*env->explored));
 	return env->explored ? 0 : -ENOMEM;
 }
 
@@ -320,15 +320,15 @@ void free_explored_states(struct vet_env *env)
 		for (uint32_t i = 0; i < env->insn_cnt; i++) {
 			for (sl = env->explored[i]; sl; sl = next) {
 				next = sl->next;
-				free_state_list(sl);
+				free_state_list(env, sl);
 			}
 		}
-		free(env->explored);
+		vet_free(env, env->explored);
 		env->explored = NULL;
 	}
 	for (sl = env->free_list; sl; sl = next) {
 		next = sl->next;
-		free_state_list(sl);
+		free_state_list(env, sl);
 	}
 	env->free_list = NULL;
 	free_scc_visits(env);

@@ -147,7 +147,7 @@ int stack_grow(struct vet_env *env, struct func_state *f, int size)
 	size = (size + BPF_REG_SIZE - 1) / BPF_REG_SIZE * BPF_REG_SIZE;
 	if (size <= f->allocated_stack)
 		return 0;
-	err = frame_grow_stack(f, size);
+	err = frame_grow_stack(env, f, size);
 	if (err)
 		return err;
 	if (env->subprogs[f->subprogno].stack_depth < (uint32_t)size)

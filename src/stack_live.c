@@ -61,7 +61,7 @@ static bool disabled(const struct vet_env *env)
 
 int stack_live_init(struct vet_env *env)
 {
-	env->slive = calloc(1, sizeof(*env->slive));
+	env->slive = vet_calloc(env, 1, sizeof(*env->slive));
 	return env->slive ? 0 : -ENOMEM;
 }
 
@@ -75,12 +75,12 @@ void stack_live_free(struct vet_env *env)
 
 			env->slive->buckets[b] = in->next;
 			for (int f = 0; f < MAX_CALL_FRAMES; f++)
-				free(in->frames[f]);
-			free(in->must_write_set);
-			free(in);
+				vet_free(env, in->frames[f]);
+			vet_free(env, in->must_write_set);
+			vet_free(env, in);
 		}
 	}
-	free(env->slive);
+	vet_free(env, env->slive);
 	env->slive = NULL;
 }
 
@@ -128,13 +128,13 @@ static struct live_instance *find_instance(struct vet_env *env, const struct cal
 	sub = subprog_at(env, cc->sp_starts[cc->curframe]);
 	if (sub < 0)
 		return NULL;
-	in = calloc(1, sizeof(*in));
+	in = vet_calloc(env, 1, sizeof(*in));
 	if (!in)
 		return NULL;
 	in->insn_cnt = env->subprogs[sub].end - env->subprogs[sub].start;
-	in->must_write_set = calloc(in->insn_cnt ? in->insn_cnt : 1, sizeof(bool));
+	in->must_write_set = vet_calloc(env, in->insn_cnt ? in->insn_cnt : 1, sizeof(bool));
 	if (!in->must_write_set) {
-		free(in);
+		vet_free(env, in);
 		return NULL;
 	}
 	in->cc = *cc;
@@ -163,10 +163,11 @@ static struct slot_masks *masks_at(const struct live_instance *in, uint32_t fram
 	return in->frames[frame] ? &in->frames[frame][rel(in, insn)] : NULL;
 }
 
-static struct slot_masks *masks_alloc(struct live_instance *in, uint32_t frame, uint32_t insn)
+static struct slot_masks *masks_alloc(struct vet_env *env, struct live_instance *in,
+				      uint32_t frame, uint32_t insn)
 {
 	if (!in->frames[frame]) {
-		in->frames[frame] = calloc(in->insn_cnt ? in->insn_cnt : 1,
+		in->frames[frame] = vet_calloc(env, in->insn_cnt ? in->insn_cnt : 1,
 					   sizeof(struct slot_masks));
 		if (!in->frames[frame])
 			return NULL;
@@ -188,9 +189,10 @@ void stack_live_reset_chain(struct vet_env *env)
 		env->slive->cur = NULL;
 }
 
-static int mark_read(struct live_instance *in, uint32_t frame, uint32_t insn, uint64_t mask)
+static int mark_read(struct vet_env *env, struct live_instance *in, uint32_t frame,
+		     uint32_t insn, uint64_t mask)
 {
-	struct slot_masks *m = masks_alloc(in, frame, insn);
+	struct slot_masks *m = masks_alloc(env, in, frame, insn);
 	uint64_t nr;
 
 	if (!m)
@@ -209,7 +211,7 @@ int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask)
 	if (disabled(env) || !mask)
 		return 0;
 	err = current_instance(env);
-	return err ? err : mark_read(env->slive->cur, frame, env->insn_idx, mask);
+	return err ? err : mark_read(env, env->slive->cur, frame, env->insn_idx, mask);
 }
 
 void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask)
@@ -252,7 +254,7 @@ static int commit_writes(struct vet_env *env, struct live_instance *in)
 
 		if (!mask && !in->must_write_set[idx])
 			continue;
-		m = masks_alloc(in, f, sl->write_insn);
+		m = masks_alloc(env, in, f, sl->write_insn);
 		if (!m)
 			return -ENOMEM;
 		old = m->must_write;
@@ -373,7 +375,7 @@ static int propagate_to_caller(struct vet_env *env, struct live_instance *in)
 		if (!m)
 			continue;
 		env->slive->write_acc[f] |= m->must_write_acc;
-		err = mark_read(outer, f, callsite, m->live_before);
+		err = mark_read(env, outer, f, callsite, m->live_before);
 		if (err)
 			return err;
 	}

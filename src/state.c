@@ -10,21 +10,21 @@
 
 #include "verifier.h"
 
-void frame_free(struct func_state *f)
+void frame_free(struct vet_env *env, struct func_state *f)
 {
 	if (!f)
 		return;
-	free(f->stack);
-	free(f);
+	vet_free(env, f->stack);
+	vet_free(env, f);
 }
 
-static int frame_copy(struct func_state *dst, const struct func_state *src)
+static int frame_copy(struct vet_env *env, struct func_state *dst, const struct func_state *src)
 {
 	size_t n = (size_t)src->allocated_stack / BPF_REG_SIZE;
 	struct stack_slot *stack = dst->stack;
 
 	if (n > (size_t)dst->allocated_stack / BPF_REG_SIZE || !stack) {
-		stack = realloc(dst->stack, (n ? n : 1) * sizeof(*stack));
+		stack = vet_reallocarray(env, dst->stack, n ? n : 1, sizeof(*stack));
 		if (!stack)
 			return -ENOMEM;
 	}
@@ -35,18 +35,18 @@ static int frame_copy(struct func_state *dst, const struct func_state *src)
 	return 0;
 }
 
-void state_clear(struct vstate *st)
+void state_clear(struct vet_env *env, struct vstate *st)
 {
 	for (int i = 0; i < MAX_CALL_FRAMES; i++) {
-		frame_free(st->frame[i]);
+		frame_free(env, st->frame[i]);
 		st->frame[i] = NULL;
 	}
-	free(st->refs);
-	free(st->jmp_history);
+	vet_free(env, st->refs);
+	vet_free(env, st->jmp_history);
 	memset(st, 0, sizeof(*st));
 }
 
-int state_copy(struct vstate *dst, const struct vstate *src)
+int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src)
 {
 	struct func_state *frames[MAX_CALL_FRAMES];
 	struct ref_state *refs = dst->refs;
@@ -54,17 +54,17 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 	uint32_t i;
 
 	for (i = src->curframe + 1; i < MAX_CALL_FRAMES; i++) {
-		frame_free(dst->frame[i]);
+		frame_free(env, dst->frame[i]);
 		dst->frame[i] = NULL;
 	}
 	if (src->acquired_refs) {
-		refs = realloc(refs, src->acquired_refs * sizeof(*refs));
+		refs = vet_reallocarray(env, refs, src->acquired_refs, sizeof(*refs));
 		if (!refs)
 			return -ENOMEM;
 		dst->refs = refs;
 	}
 	if (src->jmp_history_cnt) {
-		hist = realloc(hist, src->jmp_history_cnt * sizeof(*hist));
+		hist = vet_reallocarray(env, hist, src->jmp_history_cnt, sizeof(*hist));
 		if (!hist)
 			return -ENOMEM;
 		dst->jmp_history = hist;
@@ -72,12 +72,12 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 	for (i = 0; i <= src->curframe; i++) {
 		frames[i] = dst->frame[i];
 		if (!frames[i]) {
-			frames[i] = calloc(1, sizeof(*frames[i]));
+			frames[i] = vet_calloc(env, 1, sizeof(*frames[i]));
 			if (!frames[i])
 				return -ENOMEM;
 			dst->frame[i] = frames[i];
 		}
-		if (frame_copy(frames[i], src->frame[i]))
+		if (frame_copy(env, frames[i], src->frame[i]))
 			return -ENOMEM;
 	}
 	memcpy(dst, src, sizeof(*dst));
@@ -92,7 +92,7 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 	return 0;
 }
 
-int frame_grow_stack(struct func_state *f, int size)
+int frame_grow_stack(struct vet_env *env, struct func_state *f, int size)
 {
 	size_t old_n = (size_t)f->allocated_stack / BPF_REG_SIZE;
 	size_t n = ((size_t)size + BPF_REG_SIZE - 1) / BPF_REG_SIZE;
@@ -100,7 +100,7 @@ int frame_grow_stack(struct func_state *f, int size)
 
 	if (n <= old_n)
 		return 0;
-	stack = realloc(f->stack, n * sizeof(*stack));
+	stack = vet_reallocarray(env, f->stack, n, sizeof(*stack));
 	if (!stack)
 		return -ENOMEM;
 	memset(stack + old_n, 0, (n - old_n) * sizeof(*stack));
@@ -109,12 +109,12 @@ int frame_grow_stack(struct func_state *f, int size)
 	return 0;
 }
 
-int state_push_history(struct vstate *st, uint32_t idx, uint32_t prev_idx,
+int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
 		       uint32_t flags, uint64_t linked_regs)
 {
 	struct jmp_history_entry *h;
 
-	h = realloc(st->jmp_history, (st->jmp_history_cnt + 1) * sizeof(*h));
+	h = vet_reallocarray(env, st->jmp_history, st->jmp_history_cnt + 1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	st->jmp_history = h;
@@ -131,7 +131,7 @@ int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr)
 	struct vstate *st = env->cur;
 	struct ref_state *r;
 
-	r = realloc(st->refs, (st->acquired_refs + 1) * sizeof(*r));
+	r = vet_reallocarray(env, st->refs, st->acquired_refs + 1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
 	st->refs = r;

@@ -34,19 +34,6 @@ int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
 	return 0;
 }
 
-int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn,
-		     uint32_t *insn_idx)
-{
-	(void)insn; (void)insn_idx;
-	return unsupported(env, "kfunc call");
-}
-
-bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	(void)env; (void)insn;
-	return false;
-}
-
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 			  struct reg_state *dst)
 {
@@ -65,27 +52,8 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 	return unsupported(env, "speculative path exploration");
 }
 
-bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
-{
-	(void)env; (void)cur;
-	return false;
-}
-
-bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
-{
-	(void)old; (void)cur;
-	return false;
-}
-
 bool ctx_has_conversion(const struct vet_env *env)
 {
 	return env->prog_type != BPF_PROG_TYPE_SYSCALL;
-}
-
-int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	(void)env;
-	(void)insn;
-	return -1;
 }
 

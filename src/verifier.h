@@ -30,11 +30,11 @@ static inline int bpf_size_bytes(uint8_t code)
 }
 
 /* state.c */
-void frame_free(struct func_state *f);
-void state_clear(struct vstate *st);
-int state_copy(struct vstate *dst, const struct vstate *src);
-int frame_grow_stack(struct func_state *f, int size);
-int state_push_history(struct vstate *st, uint32_t idx, uint32_t prev_idx,
+void frame_free(struct vet_env *env, struct func_state *f);
+void state_clear(struct vet_env *env, struct vstate *st);
+int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
+int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
+int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
 		       uint32_t flags, uint64_t linked_regs);
 int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
 void ref_remove(struct vstate *st, uint32_t idx);

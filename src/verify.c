@@ -60,6 +60,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	int err;
 
 	memset(env, 0, sizeof(*env));
+	/* The environment is the verifier's too, though malloc()ed before
+	 * the counters exist. */
+	vet_mem_init(&env->mem, sizeof(*env));
 	env->prog = prog;
 	env->insns = prog->insns;
 	env->insn_cnt = (uint32_t)prog->insn_cnt;
@@ -83,7 +86,7 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	if (!env->insn_cnt || env->insn_cnt > COMPLEXITY_LIMIT_INSNS ||
 	    (!env->bpf_capable && env->insn_cnt > 4096))
 		return -E2BIG;
-	env->aux = calloc(env->insn_cnt, sizeof(*env->aux));
+	env->aux = vet_calloc(env, env->insn_cnt, sizeof(*env->aux));
 	if (!env->aux)
 		return -ENOMEM;
 	err = records_init(env);
@@ -98,8 +101,8 @@ static void env_free(struct vet_env *env)
 {
 	end_pass(env);
 	stack_live_free(env);
-	free(env->postorder);
-	free(env->aux);
+	vet_free(env, env->postorder);
+	vet_free(env, env->aux);
 	records_free(env);
 	log_free(&env->log);
 }
@@ -108,13 +111,13 @@ static void env_free(struct vet_env *env)
  * function verified on its own (registers from its BTF prototype). */
 static int init_entry_state(struct vet_env *env, uint32_t subprog)
 {
-	struct vstate *st = calloc(1, sizeof(*st));
+	struct vstate *st = vet_calloc(env, 1, sizeof(*st));
 	struct func_state *f;
 
 	if (!st)
 		return -ENOMEM;
 	env->cur = st;
-	f = calloc(1, sizeof(*f));
+	f = vet_calloc(env, 1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
 	st->frame[0] = f;
@@ -135,8 +138,8 @@ static void end_pass(struct vet_env *env)
 	free_pending_paths(env);
 	free_explored_states(env);
 	if (env->cur) {
-		state_clear(env->cur);
-		free(env->cur);
+		state_clear(env, env->cur);
+		vet_free(env, env->cur);
 		env->cur = NULL;
 	}
 }
@@ -270,6 +273,8 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 	res->peak_states = env->stats.peak_states;
 	res->max_states_per_insn = env->stats.max_states_per_insn;
 	res->duration_ns = ns;
+	if (sz >= offsetof(struct bpfvet_result, mem_peak) + sizeof(res->mem_peak))
+		res->mem_peak = env->mem.peak;
 	res->subprog_cnt = env->subprog_cnt;
 	for (uint32_t i = 0; i < env->subprog_cnt && i < 256; i++)
 		res->stack_depth[i] = env->subprogs[i].stack_depth;

@@ -18,7 +18,7 @@
 
 enum field {
 	F_FILE, F_PROG, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
-	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_ERROR, F_MAX,
+	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_ERROR, F_MAX,
 };
 
 /* csv name (veristat's), accepted aliases, table header. */
@@ -37,6 +37,7 @@ static const struct {
 	[F_PEAK] = { "peak_states", "peak", "Peak states" },
 	[F_MAX_PER_INSN] = { "max_states_per_insn", "max_states", "Max states per insn" },
 	[F_MARK_READ] = { "mark_read", "mark_read", "Mark read" },
+	[F_MEM_PEAK] = { "mem_peak", "mem", "Peak mem (KiB)" },
 	[F_ERROR] = { "error", "error", "Error" },
 };
 
@@ -79,7 +80,7 @@ static void verify_usage(FILE *f)
 		"  -o FMT         output: table (default), csv or json\n"
 		"  -e FIELDS      comma-separated fields: file_name, prog_name, prog_type,\n"
 		"                 verdict, duration, total_insns, total_states, peak_states,\n"
-		"                 max_states_per_insn, mark_read, error\n"
+		"                 max_states_per_insn, mark_read, mem_peak (KiB), error\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
@@ -337,6 +338,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)s->peak_states); break;
 	case F_MAX_PER_INSN: snprintf(buf, sz, "%llu", (unsigned long long)s->max_states_per_insn); break;
 	case F_MARK_READ: snprintf(buf, sz, "%llu", (unsigned long long)s->mark_read); break;
+	case F_MEM_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)(s->mem_peak + 1023) / 1024); break;
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
 	default: buf[0] = 0;
 	}
@@ -344,7 +346,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 
 static bool is_numeric(enum field f)
 {
-	return f >= F_DURATION && f <= F_MARK_READ;
+	return f >= F_DURATION && f <= F_MEM_PEAK;
 }
 
 static void print_table(const struct verify_args *a, const struct rows *rows)

@@ -131,6 +131,11 @@ static bool get_vpeak(const struct krow *r, char *b, size_t sz) { return cell_nu
 static bool get_vmax(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vstats(r), r->v.max_states_per_insn); }
 static bool get_vmark(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vstats(r), r->v.mark_read); }
 static bool get_vdur(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, r->have_v, r->v.duration_ns / 1000); }
+/* KiB, rounded up: the verifier's own allocation count (mem_peak). */
+static bool get_vmem(const struct krow *r, char *b, size_t sz)
+{
+	return cell_num(b, sz, r->have_v, (r->v.mem_peak + 1023) / 1024);
+}
 static bool get_verror(const struct krow *r, char *b, size_t sz) { return cell_str(b, sz, r->v.error); }
 
 static bool get_match(const struct krow *r, char *b, size_t sz)
@@ -186,6 +191,7 @@ static const struct column csv_cols[] = {
 	{ "bpfvet_max_states_per_insn", NULL, BPFVET, true, get_vmax },
 	{ "bpfvet_mark_read", NULL, BPFVET, true, get_vmark },
 	{ "bpfvet_duration", NULL, BPFVET, true, get_vdur },
+	{ "bpfvet_mem_peak", NULL, BPFVET, true, get_vmem },
 	{ "bpfvet_error", NULL, BPFVET, false, get_verror },
 	{ "match", NULL, BPFVET, false, get_match },
 	{ "log_diff", NULL, DIFF, false, get_diff },

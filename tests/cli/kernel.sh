@@ -62,7 +62,7 @@ print(1 if any(r["match"] in ("no", "unsupported") for r in rows) else 0)
 ' "$TMP/both.csv")
 if [ "$rc" = "$want" ]; then pass kernel_exit_status; else
 	fail kernel_exit_status "exit $rc, want $want; $(head -c 300 "$TMP/err")"; fi
-if head -n 1 "$TMP/both.csv" | grep -q ',bpfvet_verdict,bpfvet_total_insns,bpfvet_total_states,bpfvet_peak_states,bpfvet_max_states_per_insn,bpfvet_mark_read,bpfvet_duration,bpfvet_error,match$'
+if head -n 1 "$TMP/both.csv" | grep -q ',bpfvet_verdict,bpfvet_total_insns,bpfvet_total_states,bpfvet_peak_states,bpfvet_max_states_per_insn,bpfvet_mark_read,bpfvet_duration,bpfvet_mem_peak,bpfvet_error,match$'
 then pass kernel_both_header; else fail kernel_both_header "$(head -n 1 "$TMP/both.csv")"; fi
 
 # The table names who refused and why.
