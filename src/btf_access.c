@@ -22,6 +22,8 @@
 #include "btf_kern.h"
 #include "verifier.h"
 
+#define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
+
 enum walk_result { WALK_SCALAR, WALK_PTR, WALK_STRUCT };
 
 /* Where one step of the walk ended. */
@@ -492,4 +494,105 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 			return true;
 		off = 0;
 	}
+}
+
+/* The kernel struct behind a map of each type (its map_btf_id). */
+static const char *map_struct_name(uint32_t map_type)
+{
+	switch (map_type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return "bpf_htab";
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return "bpf_array";
+	case BPF_MAP_TYPE_STACK_TRACE: return "bpf_stack_map";
+	case BPF_MAP_TYPE_LPM_TRIE: return "lpm_trie";
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		return "bpf_dtab";
+	case BPF_MAP_TYPE_SOCKMAP: return "bpf_stab";
+	case BPF_MAP_TYPE_SOCKHASH: return "bpf_shtab";
+	case BPF_MAP_TYPE_CPUMAP: return "bpf_cpu_map";
+	case BPF_MAP_TYPE_XSKMAP: return "xsk_map";
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return "bpf_cgroup_storage_map";
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY: return "reuseport_array";
+	case BPF_MAP_TYPE_QUEUE:
+	case BPF_MAP_TYPE_STACK:
+		return "bpf_queue_stack";
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case BPF_MAP_TYPE_CGRP_STORAGE:
+		return "bpf_local_storage_map";
+	case BPF_MAP_TYPE_STRUCT_OPS: return "bpf_struct_ops_map";
+	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_USER_RINGBUF:
+		return "bpf_ringbuf_map";
+	case BPF_MAP_TYPE_BLOOM_FILTER: return "bpf_bloom_filter";
+	case BPF_MAP_TYPE_ARENA: return "bpf_arena";
+	default: return NULL;
+	}
+}
+
+/* Reads of the kernel's map struct through a map pointer: a walk from the
+ * map type's struct, as if through a plain BTF pointer to it. */
+int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	const char *tname = map_struct_name(reg->map_ptr->type);
+	struct reg_state map_reg = { 0 };
+	struct walk w = { 0 };
+	int id, ret;
+
+	if (!tname) {
+		verbose(env, "map_ptr access not supported for map type %u\n", reg->map_ptr->type);
+		return -ENOTSUPP_KERNEL;
+	}
+	id = env->targ_btf ? btf__find_by_name_kind(env->targ_btf, tname, BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return unsupported(env, "struct bpf_map access without target BTF");
+	if (!env->allow_ptr_leaks) {
+		verbose(env, "'struct %s' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN\n",
+			tname);
+		return -EPERM;
+	}
+	if (off < 0) {
+		verbose(env, "R%u is %s invalid negative access: off=%d\n", regno, tname, off);
+		return -EACCES;
+	}
+	if (t != ACCESS_READ) {
+		verbose(env, "only read from %s is supported\n", tname);
+		return -EACCES;
+	}
+	map_reg.type = PTR_TO_BTF_ID;
+	map_reg.btf = env->targ_btf;
+	map_reg.btf_id = (uint32_t)id;
+	ret = struct_access(env, &map_reg, off, size, &w);
+	if (ret < 0 || value_regno < 0)
+		return ret < 0 ? ret : 0;
+	if (ret == SCALAR_VALUE) {
+		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
+		return 0;
+	}
+	{
+		struct reg_state *dst = &cur_regs(env)[value_regno];
+
+		reg_mark_ptr(dst, PTR_TO_BTF_ID | w.flag);
+		dst->btf = env->targ_btf;
+		dst->btf_id = w.next_id;
+		if (type_may_be_null(w.flag))
+			dst->id = ++env->id_gen;
+	}
+	return 0;
 }
