@@ -24,7 +24,9 @@
 
 #define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
 
-enum walk_result { WALK_SCALAR, WALK_PTR, WALK_STRUCT };
+/* WALK_PTR_UNTRUSTED: a pointer to something other than a struct, which
+ * Linux 6.18 gives as read-only untrusted memory of unknown size. */
+enum walk_result { WALK_SCALAR, WALK_PTR, WALK_PTR_UNTRUSTED, WALK_STRUCT };
 
 /* Where one step of the walk ended. */
 struct walk {
@@ -192,13 +194,14 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 			return -EACCES;
 		}
 		st = kbtf_skip_mods(btf, mt->type, &id);
+		w->field = mname;
+		*res = WALK_PTR_UNTRUSTED;
 		if (st && kbtf_is_struct(st)) {
 			w->next_id = id;
 			w->flag |= tag_flag(btf, mt->type);
-			w->field = mname;
 			*res = WALK_PTR;
-			return STEP_END;
 		}
+		return STEP_END;
 	}
 	/* Ints, and int arrays used as scratch space, up to the member's end. */
 	if (uoff + usize > mend && !(w->flag & PTR_UNTRUSTED)) {
@@ -309,6 +312,9 @@ static int struct_access(struct vet_env *env, const struct reg_state *reg, int o
 			return PTR_TO_BTF_ID;
 		case WALK_SCALAR:
 			return SCALAR_VALUE;
+		case WALK_PTR_UNTRUSTED:
+			w->flag = MEM_RDONLY | PTR_UNTRUSTED;
+			return PTR_TO_MEM;
 		case WALK_STRUCT:
 			t = btf__type_by_id(btf, step.next_id);
 			off = 0;
@@ -431,6 +437,19 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 	return 0;
 }
 
+/* The destination of a load that walked to data or to untrusted memory. */
+static void mark_walked_reg(struct vet_env *env, int value_regno, int ret, const struct walk *w)
+{
+	struct reg_state *dst = &cur_regs(env)[value_regno];
+
+	if (ret == SCALAR_VALUE) {
+		reg_mark_unknown(env, dst);
+		return;
+	}
+	reg_mark_ptr(dst, PTR_TO_MEM | w->flag);
+	dst->mem_size = 0;
+}
+
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno)
 {
@@ -451,16 +470,17 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 		return ret;
 	if (value_regno < 0)
 		return 0;
-	if (ret == SCALAR_VALUE) {
-		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
+	if (ret != PTR_TO_BTF_ID) {
+		mark_walked_reg(env, value_regno, ret, &w);
 		return 0;
 	}
-	if (reg->type & PTR_UNTRUSTED)
-		flag = PTR_UNTRUSTED;
-	else if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
+	/* Linux 6.18: walking a pointer that is neither trusted nor RCU
+	 * gives an untrusted one (observed on plain ptr_ from iterator
+	 * contexts and helpers; older kernels kept it plain). */
+	if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
 		flag = walked_trust(env, reg, &w);
 	else
-		flag = w.flag & ~(TRUSTED_MODIFIERS | MEM_RCU);
+		flag = PTR_UNTRUSTED;
 	/* reg may alias the destination: copy what is needed first. */
 	{
 		const void *btf = reg->btf;
@@ -581,8 +601,8 @@ int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int si
 	ret = struct_access(env, &map_reg, off, size, &w);
 	if (ret < 0 || value_regno < 0)
 		return ret < 0 ? ret : 0;
-	if (ret == SCALAR_VALUE) {
-		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
+	if (ret != PTR_TO_BTF_ID) {
+		mark_walked_reg(env, value_regno, ret, &w);
 		return 0;
 	}
 	{

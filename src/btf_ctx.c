@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The context of BTF-based tracing programs (tp_btf, fentry, fexit,
- * fmod_ret, lsm): an array of u64 arguments typed by the attach target's
+ * fmod_ret, lsm, and iterators with btf_iter.c): an array of u64 arguments typed by the attach target's
  * prototype in the target kernel BTF. An argument slot reads as a scalar
  * (integers, enums, structs passed by value, void and integer pointers)
  * or as a BTF pointer to the struct it points to; fexit and lsm also see
@@ -200,12 +200,12 @@ int btf_ctx_init(struct vet_env *env)
 
 	env->targ_btf = prog->obj ? prog->obj->targ_btf : NULL;
 	btf = env->targ_btf;
-	/* Iterators type their context from a per-target table: not
-	 * modelled, so their context stays unknown. */
-	if (!btf_ctx_applies(env) || !btf || env->expected_attach_type == BPF_TRACE_ITER)
+	if (!btf_ctx_applies(env) || !btf)
 		return 0;
 	if (!prog->attach_target || !prog->attach_target[0])
 		return unsupported(env, "BTF program without an attach target");
+	if (env->expected_attach_type == BPF_TRACE_ITER && !iter_target_known(env))
+		return unsupported(env, "iterator target context");
 	id = kbtf_attach_find(btf, prog->attach_target, env->expected_attach_type);
 	if (id < 0)
 		return unsupported(env, "attach target not in the target BTF");
@@ -242,7 +242,8 @@ static bool args_trusted(const struct vet_env *env)
 {
 	if (env->prog_type == BPF_PROG_TYPE_LSM)
 		return !NAME_IN(env->attach.name, untrusted_lsm_hooks);
-	return env->expected_attach_type == BPF_TRACE_RAW_TP;
+	return env->expected_attach_type == BPF_TRACE_RAW_TP ||
+	       env->expected_attach_type == BPF_TRACE_ITER;
 }
 
 static bool name_has_suffix(const char *name, const char *sfx)
@@ -364,7 +365,7 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 	const struct btf *btf = env->targ_btf;
 	const char *fname = env->attach.name;
 	const struct btf_type *t, *pt;
-	uint32_t arg;
+	uint32_t arg, iter_type;
 	int err;
 
 	if (off % 8) {
@@ -388,10 +389,22 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		verbose(env, "func '%s' size %d must be 8\n", fname, size);
 		return -EACCES;
 	}
-	/* void (const or not) and integer pointers read as plain numbers. */
+	/* An iterator's buffers, then void (const or not) and integer
+	 * pointers as plain numbers, then an iterator's objects. */
+	iter_type = env->expected_attach_type == BPF_TRACE_ITER ?
+		    iter_ctx_arg_type(env, arg) : 0;
+	if (base_type(iter_type) == PTR_TO_BUF) {
+		out->reg_type = iter_type;
+		return 0;
+	}
 	pt = kbtf_skip_mods(btf, t->type, NULL);
 	if (pt && (btf_kind(pt) == BTF_KIND_UNKN || btf_is_int(pt)))
 		return 0;
+	if (iter_type) {
+		out->reg_type = iter_type;
+		kbtf_skip_mods(btf, t->type, &out->btf_id);
+		return 0;
+	}
 	return ptr_arg(env, t, arg, out);
 }
 
@@ -448,11 +461,8 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}
-	if (!env->attach.proto_id) {
-		if (env->expected_attach_type == BPF_TRACE_ITER)
-			return unsupported(env, "iterator context");
+	if (!env->attach.proto_id)
 		return unsupported(env, "BTF-typed context without target BTF");
-	}
 	err = ctx_arg_access(env, off, size, &info);
 	if (err) {
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
@@ -471,7 +481,9 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 	reg_mark_ptr(dst, info.reg_type);
 	if (type_may_be_null(info.reg_type))
 		dst->id = ++env->id_gen;
-	dst->btf = env->targ_btf;
-	dst->btf_id = info.btf_id;
+	if (base_type(info.reg_type) == PTR_TO_BTF_ID) {
+		dst->btf = env->targ_btf;
+		dst->btf_id = info.btf_id;
+	}
 	return 0;
 }
