@@ -74,8 +74,8 @@ uint32_t iter_ctx_arg_type(const struct vet_env *env, uint32_t arg)
 	return it->arg_type[arg];
 }
 
-int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
-		     enum access_type t, int value_regno)
+int check_buf_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	bool rdonly = reg->type & MEM_RDONLY;
@@ -99,7 +99,16 @@ int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
 	}
 	/* The kernel notes the furthest byte for the attach-time check
 	 * against the map's key and value sizes; nothing to do here. */
-	if (value_regno >= 0 && (rdonly || t == ACCESS_READ))
-		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
 	return 0;
+}
+
+int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t, int value_regno)
+{
+	bool rdonly = cur_regs(env)[regno].type & MEM_RDONLY;
+	int err = check_buf_region(env, regno, off, size, t);
+
+	if (!err && value_regno >= 0 && (rdonly || t == ACCESS_READ))
+		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
+	return err;
 }

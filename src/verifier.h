@@ -344,6 +344,9 @@ bool iter_target_known(const struct vet_env *env);
 uint32_t iter_ctx_arg_type(const struct vet_env *env, uint32_t arg);
 int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
 		     enum access_type t, int value_regno);
+/* The same without a destination (helper memory arguments). */
+int check_buf_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t);
 
 /* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
