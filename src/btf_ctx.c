@@ -139,7 +139,8 @@ static bool name_in(const char *name, const char *const *list, size_t n)
 
 bool btf_ctx_applies(const struct vet_env *env)
 {
-	return env->prog_type == BPF_PROG_TYPE_TRACING || env->prog_type == BPF_PROG_TYPE_LSM;
+	return env->prog_type == BPF_PROG_TYPE_TRACING || env->prog_type == BPF_PROG_TYPE_LSM ||
+	       env->prog_type == BPF_PROG_TYPE_STRUCT_OPS;
 }
 
 /* tp_btf: typedef btf_trace_X -> pointer -> FUNC_PROTO whose first
@@ -200,7 +201,12 @@ int btf_ctx_init(struct vet_env *env)
 
 	env->targ_btf = prog->obj ? prog->obj->targ_btf : NULL;
 	btf = env->targ_btf;
-	if (!btf_ctx_applies(env) || !btf)
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !env->gpl) {
+		verbose(env, "struct ops programs must have a GPL compatible license\n");
+		return -EINVAL;
+	}
+	/* struct_ops members have per-struct rules: not modelled. */
+	if (!btf_ctx_applies(env) || !btf || env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
 		return 0;
 	if (!prog->attach_target || !prog->attach_target[0])
 		return unsupported(env, "BTF program without an attach target");
@@ -461,6 +467,8 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		return unsupported(env, "struct_ops context");
 	if (!env->attach.proto_id)
 		return unsupported(env, "BTF-typed context without target BTF");
 	err = ctx_arg_access(env, off, size, &info);
