@@ -33,7 +33,7 @@ static int reg_width(const struct reg_state *reg)
 }
 
 /* Before `dst = src`, give src an id so that both become linked. */
-static void assign_id_before_mov(struct vet_env *env, struct reg_state *src)
+void assign_id_before_mov(struct vet_env *env, struct reg_state *src)
 {
 	/* src = base + const: a copy cannot join that link, it starts its own. */
 	if (src->type == SCALAR_VALUE && (src->id & BPF_ADD_CONST)) {

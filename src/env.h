@@ -238,6 +238,11 @@ struct insn_aux {
 	uint16_t live_regs_before;
 	uint32_t ptr_type;	/* base pointer type a load/store first used */
 	int subprog;		/* owning subprogram */
+	/* bpf_loop calls the kernel could inline: flags 0 and always the
+	 * same callback, on every visit so far. */
+	bool loop_inline_seen;
+	bool loop_inline_fit;
+	uint32_t loop_inline_cb;
 };
 
 struct subprog_info {

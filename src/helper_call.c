@@ -534,6 +534,34 @@ static void refine_retval(struct vet_env *env, const struct helper_proto *fn,
 	}
 }
 
+/* A zero flags argument lets the kernel inline bpf_loop; it makes R4 precise
+ * while deciding so, which the state comparisons then see. */
+static int loop_flags_zero(struct vet_env *env, bool *zero)
+{
+	*zero = reg_is_null(&cur_regs(env)[BPF_REG_4]);
+	return *zero ? mark_chain_precision(env, BPF_REG_4) : 0;
+}
+
+static int update_loop_inline_state(struct vet_env *env, uint32_t subprogno)
+{
+	struct insn_aux *aux = &env->aux[env->insn_idx];
+	bool zero;
+	int err;
+
+	if (!aux->loop_inline_seen) {
+		aux->loop_inline_seen = true;
+		aux->loop_inline_cb = subprogno;
+		err = loop_flags_zero(env, &zero);
+		aux->loop_inline_fit = zero;
+		return err;
+	}
+	if (!aux->loop_inline_fit)
+		return 0;
+	err = loop_flags_zero(env, &zero);
+	aux->loop_inline_fit = zero && aux->loop_inline_cb == subprogno;
+	return err;
+}
+
 static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *insn,
 				 uint32_t *insn_idx, const struct call_meta *meta)
 {
@@ -550,7 +578,9 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 		}
 		return mark_chain_precision(env, BPF_REG_2);
 	case HELPER_LOOP:
-		err = mark_chain_precision(env, BPF_REG_1);
+		err = update_loop_inline_state(env, (uint32_t)meta->subprogno);
+		if (!err)
+			err = mark_chain_precision(env, BPF_REG_1);
 		if (err)
 			return err;
 		if (cur_frame(env)->callback_depth < regs[BPF_REG_1].b.umax)

@@ -448,7 +448,7 @@ static bool mark_in_parent(struct vet_env *env, struct vstate *st, struct backtr
 			fmt_stack_mask(slots, sizeof(slots), bt->slots[fr]);
 			verbose(env, "mark_precise: frame%d: parent state regs=%s stack=%s: ", fr,
 				regs, slots);
-			print_frame(env, NULL, f, true);
+			print_frame(env, st, f, true);
 		}
 	}
 	return changed;

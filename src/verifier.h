@@ -118,6 +118,9 @@ int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
 
 /* alu.c */
 int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
+/* Before a scalar is copied (mov, spill): give it an id to share, and
+ * drop a "+const" link, which a copy cannot join. */
+void assign_id_before_mov(struct vet_env *env, struct reg_state *src);
 
 /* branch.c */
 int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
