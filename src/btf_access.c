@@ -42,6 +42,12 @@ static const char *type_name(const struct btf *btf, const struct btf_type *t)
 	return n ? n : "";
 }
 
+/* The walk's messages print anonymous types and members as "(anon)". */
+static const char *msg_name(const struct btf *btf, const struct btf_type *t)
+{
+	return kbtf_msg_name(btf, t->name_off);
+}
+
 const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
 {
 	(void)env;
@@ -147,7 +153,7 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 {
 	const struct btf_type *t = *tp;
 	const struct btf_member *m = btf_members(t) + idx;
-	const char *mname = btf__name_by_offset(btf, m->name_off);
+	const char *mname = kbtf_msg_name(btf, m->name_off);
 	uint32_t moff = btf_member_bit_offset(t, idx) / 8, mend, mid = m->type;
 	uint32_t uoff = (uint32_t)*off, usize = (uint32_t)size;
 	const struct btf_type *mt;
@@ -190,7 +196,7 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 
 		if (rs.size != usize || uoff != moff) {
 			verbose(env, "cannot access ptr member %s with moff %u in struct %s with off %u size %u\n",
-				mname, moff, type_name(btf, t), uoff, usize);
+				mname, moff, msg_name(btf, t), uoff, usize);
 			return -EACCES;
 		}
 		st = kbtf_skip_mods(btf, mt->type, &id);
@@ -206,7 +212,7 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 	/* Ints, and int arrays used as scratch space, up to the member's end. */
 	if (uoff + usize > mend && !(w->flag & PTR_UNTRUSTED)) {
 		verbose(env, "access beyond the end of member %s (mend:%u) in struct %s with off %u size %u\n",
-			mname, mend, type_name(btf, t), uoff, usize);
+			mname, mend, msg_name(btf, t), uoff, usize);
 		return -EACCES;
 	}
 	return STEP_END;
@@ -242,7 +248,7 @@ static int walk_members(struct vet_env *env, const struct btf *btf, const struct
 		if (r != STEP_NEXT)
 			return r;
 	}
-	verbose(env, "struct %s doesn't have field at offset %d\n", type_name(btf, t), *off);
+	verbose(env, "struct %s doesn't have field at offset %d\n", msg_name(btf, t), *off);
 	return -EINVAL;
 }
 
@@ -257,7 +263,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 		if (kbtf_is_modifier(t))
 			t = kbtf_skip_mods(btf, t->type, NULL);
 		if (!t || !kbtf_is_struct(t)) {
-			verbose(env, "Type '%s' is not a struct\n", t ? type_name(btf, t) : "");
+			verbose(env, "Type '%s' is not a struct\n", t ? msg_name(btf, t) : "(anon)");
 			return -EINVAL;
 		}
 		/* Unions of several members make any pointer read through
@@ -277,7 +283,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 				continue;
 			}
 			verbose(env, "access beyond struct %s at off %u size %u\n",
-				type_name(btf, t), (uint32_t)off, (uint32_t)size);
+				msg_name(btf, t), (uint32_t)off, (uint32_t)size);
 			return -EACCES;
 		}
 		r = walk_members(env, btf, &t, &off, size, w, &res);

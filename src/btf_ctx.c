@@ -26,9 +26,11 @@
 
 /*
  * Tracepoints whose arguments may be NULL or an error pointer, by
- * argument: in each mask, bit 4*i means argument i may be NULL and bit
- * 4*i+1 that it may hold an error (it then reads as a scalar). The
- * kernel's list of Linux 6.18 (kernel/bpf/btf.c).
+ * argument: in each mask, bit 4*i means argument i may be NULL, bit
+ * 4*i+1 that it may hold an error pointer (it then reads as a scalar) and,
+ * bpfvet's own, bit 4*i+2 that Linux 6.18 gives it untrusted. The
+ * kernel's list (kernel/bpf/btf.c), checked on 6.18 by reading every
+ * argument of every tracepoint of its BTF.
  */
 struct tp_null_args {
 	const char *tp;
@@ -102,6 +104,38 @@ static const struct tp_null_args tp_null_args[] = {
 	{ "folio_wait_writeback", 0x10 },
 	{ "mr_integ_alloc", 0x2000 },
 	{ "bpf_testmod_test_read", 0x0 },
+	/* Since 6.12 (observed on 6.18). */
+	{ "hugetlbfs_alloc_inode", 0x10 },
+	{ "neigh_create", 0x4000 },
+	{ "tcp_sendmsg_locked", 0x100 },
+	{ "xfs_blockgc_flush_all", 0x1 },
+	{ "xfs_blockgc_free_space", 0x10 },
+	{ "xfs_blockgc_start", 0x1 },
+	{ "xfs_blockgc_stop", 0x1 },
+	{ "xfs_blockgc_worker", 0x1 },
+	{ "xfs_btree_overlapped_query_range", 0x100 },
+	{ "xfs_btree_updkeys", 0x100 },
+	{ "xfs_defer_add_item", 0x1 },
+	{ "xfs_defer_cancel_item", 0x1 },
+	{ "xfs_defer_cancel_list", 0x1 },
+	{ "xfs_defer_create_intent", 0x1 },
+	{ "xfs_defer_finish_item", 0x1 },
+	{ "xfs_defer_isolate_paused", 0x1 },
+	{ "xfs_defer_item_pause", 0x1 },
+	{ "xfs_defer_item_unpause", 0x1 },
+	{ "xfs_defer_pending_abort", 0x1 },
+	{ "xfs_defer_pending_finish", 0x1 },
+	{ "xfs_defer_relog_intent", 0x1 },
+	{ "xfs_fs_sync_fs", 0x1 },
+	{ "xfs_inodegc_flush", 0x1 },
+	{ "xfs_inodegc_push", 0x1 },
+	{ "xfs_inodegc_queue", 0x1 },
+	{ "xfs_inodegc_start", 0x1 },
+	{ "xfs_inodegc_stop", 0x1 },
+	{ "xfs_inodegc_throttle", 0x1 },
+	{ "xfs_ioc_free_eofblocks", 0x10 },
+	{ "xfs_map_blocks_alloc", 0x10000 },
+	{ "xfs_map_blocks_found", 0x10000 },
 };
 
 /* LSM hooks whose arguments are not trusted (objects being torn down or
@@ -338,6 +372,8 @@ static int ptr_arg(struct vet_env *env, const struct btf_type *t, uint32_t arg,
 
 		if (bits & 1)
 			out->reg_type |= PTR_MAYBE_NULL;
+		if (bits & 4)
+			out->reg_type = PTR_TO_BTF_ID | PTR_UNTRUSTED;
 		is_err = bits & 2;
 	}
 	t = btf__type_by_id(btf, id);
@@ -357,7 +393,7 @@ static int ptr_arg(struct vet_env *env, const struct btf_type *t, uint32_t arg,
 	}
 	out->btf_id = id;
 	verbose(env, "func '%s' arg%u has btf_id %u type %s '%s'\n", a->name, arg, id,
-		kbtf_kind_str(t), kbtf_name(btf, id));
+		kbtf_kind_str(t), kbtf_msg_name(btf, t->name_off));
 	if (is_err) {
 		verbose(env, "marking pointer arg%u as scalar as it may encode error", arg);
 		out->reg_type = SCALAR_VALUE;
@@ -387,7 +423,7 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		return 0;
 	if (!t || !btf_is_ptr(t)) {
 		verbose(env, "func '%s' arg%u '%s' has type %s. Only pointer access is allowed\n",
-			fname, arg, t ? btf__name_by_offset(btf, t->name_off) : "",
+			fname, arg, t ? kbtf_msg_name(btf, t->name_off) : "(anon)",
 			kbtf_kind_str(t));
 		return -EACCES;
 	}

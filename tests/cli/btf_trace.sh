@@ -133,3 +133,22 @@ if [ $# = 0 ]; then
 else
 	check_agree btf_trace_realworld "$@"
 fi
+
+# Every argument of every tracepoint of the running kernel: the register
+# type of a context read (trusted, maybe-NULL, untrusted, scalar, refused)
+# and the log around it must be the kernel's.
+if ! command -v bpftool >/dev/null 2>&1; then
+	pass "btf_trace_all_args (skipped: no bpftool)"
+	exit 0
+fi
+n=$(python3 scripts/tp-btf-args.py "$VMLINUX" "$TMP/args.c" 2>"$TMP/err")
+if [ -z "$n" ] || ! clang-19 -O2 --target=bpf -mcpu=v3 -idirafter /usr/include/"$(uname -m)"-linux-gnu \
+	-c "$TMP/args.c" -o "$TMP/args.o" 2>>"$TMP/err"; then
+	fail btf_trace_all_args "cannot build the programs: $(head -c 300 "$TMP/err")"
+	exit 0
+fi
+"$BPFVET" kernel --log-diff "$TMP/args.o" >"$TMP/diff" 2>&1
+same=$(grep -c '^Log diff.*: identical (' "$TMP/diff")
+if [ "$same" = "$n" ]; then pass "btf_trace_all_args ($n tracepoint arguments)"; else
+	fail btf_trace_all_args "$same of $n logs identical: $(grep '^Log diff' "$TMP/diff" |
+		grep -v ': identical (' | head -n 2)"; fi
