@@ -461,6 +461,13 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 			insn->dst_reg, reg_type_str(tb, sizeof(tb), ptr_type));
 		return -EACCES;
 	}
+	/* Read-only untrusted memory (walked from a kernel struct) stays
+	 * what it is whatever the operation, as Linux 6.18 keeps it. */
+	if (base_type(ptr_type) == PTR_TO_MEM && (ptr_type & PTR_UNTRUSTED)) {
+		if (dst != ptr)
+			*dst = *ptr;
+		return 0;
+	}
 	if (!ptr_type_allows_math(ptr_type, known, smin_val, op)) {
 		verbose(env, "R%u pointer arithmetic on %s prohibited\n",
 			insn->dst_reg, reg_type_str(tb, sizeof(tb), ptr_type));

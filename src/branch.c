@@ -361,9 +361,11 @@ static bool reg_not_null(const struct reg_state *reg)
 	case PTR_TO_MAP_VALUE:
 	case PTR_TO_MAP_KEY:
 	case PTR_TO_SOCK_COMMON:
-	case PTR_TO_MEM:
 	case CONST_PTR_TO_MAP:
 		return true;
+	case PTR_TO_MEM:
+		/* Untrusted memory read from a kernel struct may be NULL. */
+		return !(t & PTR_UNTRUSTED);
 	case PTR_TO_BTF_ID:
 		return reg_is_trusted(reg);
 	default:

@@ -22,7 +22,11 @@
 #include "btf_kern.h"
 #include "verifier.h"
 
-enum walk_result { WALK_SCALAR, WALK_PTR, WALK_STRUCT };
+#define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
+
+/* WALK_PTR_UNTRUSTED: a pointer to something other than a struct, which
+ * Linux 6.18 gives as read-only untrusted memory of unknown size. */
+enum walk_result { WALK_SCALAR, WALK_PTR, WALK_PTR_UNTRUSTED, WALK_STRUCT };
 
 /* Where one step of the walk ended. */
 struct walk {
@@ -36,6 +40,12 @@ static const char *type_name(const struct btf *btf, const struct btf_type *t)
 	const char *n = btf__name_by_offset(btf, t->name_off);
 
 	return n ? n : "";
+}
+
+/* The walk's messages print anonymous types and members as "(anon)". */
+static const char *msg_name(const struct btf *btf, const struct btf_type *t)
+{
+	return kbtf_msg_name(btf, t->name_off);
 }
 
 const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
@@ -143,7 +153,7 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 {
 	const struct btf_type *t = *tp;
 	const struct btf_member *m = btf_members(t) + idx;
-	const char *mname = btf__name_by_offset(btf, m->name_off);
+	const char *mname = kbtf_msg_name(btf, m->name_off);
 	uint32_t moff = btf_member_bit_offset(t, idx) / 8, mend, mid = m->type;
 	uint32_t uoff = (uint32_t)*off, usize = (uint32_t)size;
 	const struct btf_type *mt;
@@ -186,22 +196,23 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 
 		if (rs.size != usize || uoff != moff) {
 			verbose(env, "cannot access ptr member %s with moff %u in struct %s with off %u size %u\n",
-				mname, moff, type_name(btf, t), uoff, usize);
+				mname, moff, msg_name(btf, t), uoff, usize);
 			return -EACCES;
 		}
 		st = kbtf_skip_mods(btf, mt->type, &id);
+		w->field = mname;
+		*res = WALK_PTR_UNTRUSTED;
 		if (st && kbtf_is_struct(st)) {
 			w->next_id = id;
 			w->flag |= tag_flag(btf, mt->type);
-			w->field = mname;
 			*res = WALK_PTR;
-			return STEP_END;
 		}
+		return STEP_END;
 	}
 	/* Ints, and int arrays used as scratch space, up to the member's end. */
 	if (uoff + usize > mend && !(w->flag & PTR_UNTRUSTED)) {
 		verbose(env, "access beyond the end of member %s (mend:%u) in struct %s with off %u size %u\n",
-			mname, mend, type_name(btf, t), uoff, usize);
+			mname, mend, msg_name(btf, t), uoff, usize);
 		return -EACCES;
 	}
 	return STEP_END;
@@ -237,7 +248,7 @@ static int walk_members(struct vet_env *env, const struct btf *btf, const struct
 		if (r != STEP_NEXT)
 			return r;
 	}
-	verbose(env, "struct %s doesn't have field at offset %d\n", type_name(btf, t), *off);
+	verbose(env, "struct %s doesn't have field at offset %d\n", msg_name(btf, t), *off);
 	return -EINVAL;
 }
 
@@ -252,7 +263,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 		if (kbtf_is_modifier(t))
 			t = kbtf_skip_mods(btf, t->type, NULL);
 		if (!t || !kbtf_is_struct(t)) {
-			verbose(env, "Type '%s' is not a struct\n", t ? type_name(btf, t) : "");
+			verbose(env, "Type '%s' is not a struct\n", t ? msg_name(btf, t) : "(anon)");
 			return -EINVAL;
 		}
 		/* Unions of several members make any pointer read through
@@ -272,7 +283,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 				continue;
 			}
 			verbose(env, "access beyond struct %s at off %u size %u\n",
-				type_name(btf, t), (uint32_t)off, (uint32_t)size);
+				msg_name(btf, t), (uint32_t)off, (uint32_t)size);
 			return -EACCES;
 		}
 		r = walk_members(env, btf, &t, &off, size, w, &res);
@@ -307,6 +318,9 @@ static int struct_access(struct vet_env *env, const struct reg_state *reg, int o
 			return PTR_TO_BTF_ID;
 		case WALK_SCALAR:
 			return SCALAR_VALUE;
+		case WALK_PTR_UNTRUSTED:
+			w->flag = MEM_RDONLY | PTR_UNTRUSTED;
+			return PTR_TO_MEM;
 		case WALK_STRUCT:
 			t = btf__type_by_id(btf, step.next_id);
 			off = 0;
@@ -429,6 +443,19 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 	return 0;
 }
 
+/* The destination of a load that walked to data or to untrusted memory. */
+static void mark_walked_reg(struct vet_env *env, int value_regno, int ret, const struct walk *w)
+{
+	struct reg_state *dst = &cur_regs(env)[value_regno];
+
+	if (ret == SCALAR_VALUE) {
+		reg_mark_unknown(env, dst);
+		return;
+	}
+	reg_mark_ptr(dst, PTR_TO_MEM | w->flag);
+	dst->mem_size = 0;
+}
+
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno)
 {
@@ -449,16 +476,17 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 		return ret;
 	if (value_regno < 0)
 		return 0;
-	if (ret == SCALAR_VALUE) {
-		reg_mark_unknown(env, &cur_regs(env)[value_regno]);
+	if (ret != PTR_TO_BTF_ID) {
+		mark_walked_reg(env, value_regno, ret, &w);
 		return 0;
 	}
-	if (reg->type & PTR_UNTRUSTED)
-		flag = PTR_UNTRUSTED;
-	else if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
+	/* Linux 6.18: walking a pointer that is neither trusted nor RCU
+	 * gives an untrusted one (observed on plain ptr_ from iterator
+	 * contexts and helpers; older kernels kept it plain). */
+	if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
 		flag = walked_trust(env, reg, &w);
 	else
-		flag = w.flag & ~(TRUSTED_MODIFIERS | MEM_RCU);
+		flag = PTR_UNTRUSTED;
 	/* reg may alias the destination: copy what is needed first. */
 	{
 		const void *btf = reg->btf;
@@ -492,4 +520,105 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 			return true;
 		off = 0;
 	}
+}
+
+/* The kernel struct behind a map of each type (its map_btf_id). */
+static const char *map_struct_name(uint32_t map_type)
+{
+	switch (map_type) {
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return "bpf_htab";
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return "bpf_array";
+	case BPF_MAP_TYPE_STACK_TRACE: return "bpf_stack_map";
+	case BPF_MAP_TYPE_LPM_TRIE: return "lpm_trie";
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		return "bpf_dtab";
+	case BPF_MAP_TYPE_SOCKMAP: return "bpf_stab";
+	case BPF_MAP_TYPE_SOCKHASH: return "bpf_shtab";
+	case BPF_MAP_TYPE_CPUMAP: return "bpf_cpu_map";
+	case BPF_MAP_TYPE_XSKMAP: return "xsk_map";
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return "bpf_cgroup_storage_map";
+	case BPF_MAP_TYPE_REUSEPORT_SOCKARRAY: return "reuseport_array";
+	case BPF_MAP_TYPE_QUEUE:
+	case BPF_MAP_TYPE_STACK:
+		return "bpf_queue_stack";
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case BPF_MAP_TYPE_CGRP_STORAGE:
+		return "bpf_local_storage_map";
+	case BPF_MAP_TYPE_STRUCT_OPS: return "bpf_struct_ops_map";
+	case BPF_MAP_TYPE_RINGBUF:
+	case BPF_MAP_TYPE_USER_RINGBUF:
+		return "bpf_ringbuf_map";
+	case BPF_MAP_TYPE_BLOOM_FILTER: return "bpf_bloom_filter";
+	case BPF_MAP_TYPE_ARENA: return "bpf_arena";
+	default: return NULL;
+	}
+}
+
+/* Reads of the kernel's map struct through a map pointer: a walk from the
+ * map type's struct, as if through a plain BTF pointer to it. */
+int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	const char *tname = map_struct_name(reg->map_ptr->type);
+	struct reg_state map_reg = { 0 };
+	struct walk w = { 0 };
+	int id, ret;
+
+	if (!tname) {
+		verbose(env, "map_ptr access not supported for map type %u\n", reg->map_ptr->type);
+		return -ENOTSUPP_KERNEL;
+	}
+	id = env->targ_btf ? btf__find_by_name_kind(env->targ_btf, tname, BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return unsupported(env, "struct bpf_map access without target BTF");
+	if (!env->allow_ptr_leaks) {
+		verbose(env, "'struct %s' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN\n",
+			tname);
+		return -EPERM;
+	}
+	if (off < 0) {
+		verbose(env, "R%u is %s invalid negative access: off=%d\n", regno, tname, off);
+		return -EACCES;
+	}
+	if (t != ACCESS_READ) {
+		verbose(env, "only read from %s is supported\n", tname);
+		return -EACCES;
+	}
+	map_reg.type = PTR_TO_BTF_ID;
+	map_reg.btf = env->targ_btf;
+	map_reg.btf_id = (uint32_t)id;
+	ret = struct_access(env, &map_reg, off, size, &w);
+	if (ret < 0 || value_regno < 0)
+		return ret < 0 ? ret : 0;
+	if (ret != PTR_TO_BTF_ID) {
+		mark_walked_reg(env, value_regno, ret, &w);
+		return 0;
+	}
+	{
+		struct reg_state *dst = &cur_regs(env)[value_regno];
+
+		reg_mark_ptr(dst, PTR_TO_BTF_ID | w.flag);
+		dst->btf = env->targ_btf;
+		dst->btf_id = w.next_id;
+		if (type_may_be_null(w.flag))
+			dst->id = ++env->id_gen;
+	}
+	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The context of BTF-based tracing programs (tp_btf, fentry, fexit,
- * fmod_ret, lsm): an array of u64 arguments typed by the attach target's
+ * fmod_ret, lsm, and iterators with btf_iter.c): an array of u64 arguments typed by the attach target's
  * prototype in the target kernel BTF. An argument slot reads as a scalar
  * (integers, enums, structs passed by value, void and integer pointers)
  * or as a BTF pointer to the struct it points to; fexit and lsm also see
@@ -26,9 +26,11 @@
 
 /*
  * Tracepoints whose arguments may be NULL or an error pointer, by
- * argument: in each mask, bit 4*i means argument i may be NULL and bit
- * 4*i+1 that it may hold an error (it then reads as a scalar). The
- * kernel's list of Linux 6.18 (kernel/bpf/btf.c).
+ * argument: in each mask, bit 4*i means argument i may be NULL, bit
+ * 4*i+1 that it may hold an error pointer (it then reads as a scalar) and,
+ * bpfvet's own, bit 4*i+2 that Linux 6.18 gives it untrusted. The
+ * kernel's list (kernel/bpf/btf.c), checked on 6.18 by reading every
+ * argument of every tracepoint of its BTF.
  */
 struct tp_null_args {
 	const char *tp;
@@ -102,6 +104,38 @@ static const struct tp_null_args tp_null_args[] = {
 	{ "folio_wait_writeback", 0x10 },
 	{ "mr_integ_alloc", 0x2000 },
 	{ "bpf_testmod_test_read", 0x0 },
+	/* Since 6.12 (observed on 6.18). */
+	{ "hugetlbfs_alloc_inode", 0x10 },
+	{ "neigh_create", 0x4000 },
+	{ "tcp_sendmsg_locked", 0x100 },
+	{ "xfs_blockgc_flush_all", 0x1 },
+	{ "xfs_blockgc_free_space", 0x10 },
+	{ "xfs_blockgc_start", 0x1 },
+	{ "xfs_blockgc_stop", 0x1 },
+	{ "xfs_blockgc_worker", 0x1 },
+	{ "xfs_btree_overlapped_query_range", 0x100 },
+	{ "xfs_btree_updkeys", 0x100 },
+	{ "xfs_defer_add_item", 0x1 },
+	{ "xfs_defer_cancel_item", 0x1 },
+	{ "xfs_defer_cancel_list", 0x1 },
+	{ "xfs_defer_create_intent", 0x1 },
+	{ "xfs_defer_finish_item", 0x1 },
+	{ "xfs_defer_isolate_paused", 0x1 },
+	{ "xfs_defer_item_pause", 0x1 },
+	{ "xfs_defer_item_unpause", 0x1 },
+	{ "xfs_defer_pending_abort", 0x1 },
+	{ "xfs_defer_pending_finish", 0x1 },
+	{ "xfs_defer_relog_intent", 0x1 },
+	{ "xfs_fs_sync_fs", 0x1 },
+	{ "xfs_inodegc_flush", 0x1 },
+	{ "xfs_inodegc_push", 0x1 },
+	{ "xfs_inodegc_queue", 0x1 },
+	{ "xfs_inodegc_start", 0x1 },
+	{ "xfs_inodegc_stop", 0x1 },
+	{ "xfs_inodegc_throttle", 0x1 },
+	{ "xfs_ioc_free_eofblocks", 0x10 },
+	{ "xfs_map_blocks_alloc", 0x10000 },
+	{ "xfs_map_blocks_found", 0x10000 },
 };
 
 /* LSM hooks whose arguments are not trusted (objects being torn down or
@@ -139,7 +173,8 @@ static bool name_in(const char *name, const char *const *list, size_t n)
 
 bool btf_ctx_applies(const struct vet_env *env)
 {
-	return env->prog_type == BPF_PROG_TYPE_TRACING || env->prog_type == BPF_PROG_TYPE_LSM;
+	return env->prog_type == BPF_PROG_TYPE_TRACING || env->prog_type == BPF_PROG_TYPE_LSM ||
+	       env->prog_type == BPF_PROG_TYPE_STRUCT_OPS;
 }
 
 /* tp_btf: typedef btf_trace_X -> pointer -> FUNC_PROTO whose first
@@ -200,12 +235,17 @@ int btf_ctx_init(struct vet_env *env)
 
 	env->targ_btf = prog->obj ? prog->obj->targ_btf : NULL;
 	btf = env->targ_btf;
-	/* Iterators type their context from a per-target table: not
-	 * modelled, so their context stays unknown. */
-	if (!btf_ctx_applies(env) || !btf || env->expected_attach_type == BPF_TRACE_ITER)
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !env->gpl) {
+		verbose(env, "struct ops programs must have a GPL compatible license\n");
+		return -EINVAL;
+	}
+	/* struct_ops members have per-struct rules: not modelled. */
+	if (!btf_ctx_applies(env) || !btf || env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
 		return 0;
 	if (!prog->attach_target || !prog->attach_target[0])
 		return unsupported(env, "BTF program without an attach target");
+	if (env->expected_attach_type == BPF_TRACE_ITER && !iter_target_known(env))
+		return unsupported(env, "iterator target context");
 	id = kbtf_attach_find(btf, prog->attach_target, env->expected_attach_type);
 	if (id < 0)
 		return unsupported(env, "attach target not in the target BTF");
@@ -242,7 +282,8 @@ static bool args_trusted(const struct vet_env *env)
 {
 	if (env->prog_type == BPF_PROG_TYPE_LSM)
 		return !NAME_IN(env->attach.name, untrusted_lsm_hooks);
-	return env->expected_attach_type == BPF_TRACE_RAW_TP;
+	return env->expected_attach_type == BPF_TRACE_RAW_TP ||
+	       env->expected_attach_type == BPF_TRACE_ITER;
 }
 
 static bool name_has_suffix(const char *name, const char *sfx)
@@ -331,6 +372,8 @@ static int ptr_arg(struct vet_env *env, const struct btf_type *t, uint32_t arg,
 
 		if (bits & 1)
 			out->reg_type |= PTR_MAYBE_NULL;
+		if (bits & 4)
+			out->reg_type = PTR_TO_BTF_ID | PTR_UNTRUSTED;
 		is_err = bits & 2;
 	}
 	t = btf__type_by_id(btf, id);
@@ -350,7 +393,7 @@ static int ptr_arg(struct vet_env *env, const struct btf_type *t, uint32_t arg,
 	}
 	out->btf_id = id;
 	verbose(env, "func '%s' arg%u has btf_id %u type %s '%s'\n", a->name, arg, id,
-		kbtf_kind_str(t), kbtf_name(btf, id));
+		kbtf_kind_str(t), kbtf_msg_name(btf, t->name_off));
 	if (is_err) {
 		verbose(env, "marking pointer arg%u as scalar as it may encode error", arg);
 		out->reg_type = SCALAR_VALUE;
@@ -364,7 +407,7 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 	const struct btf *btf = env->targ_btf;
 	const char *fname = env->attach.name;
 	const struct btf_type *t, *pt;
-	uint32_t arg;
+	uint32_t arg, iter_type;
 	int err;
 
 	if (off % 8) {
@@ -380,7 +423,7 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		return 0;
 	if (!t || !btf_is_ptr(t)) {
 		verbose(env, "func '%s' arg%u '%s' has type %s. Only pointer access is allowed\n",
-			fname, arg, t ? btf__name_by_offset(btf, t->name_off) : "",
+			fname, arg, t ? kbtf_msg_name(btf, t->name_off) : "(anon)",
 			kbtf_kind_str(t));
 		return -EACCES;
 	}
@@ -388,10 +431,22 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		verbose(env, "func '%s' size %d must be 8\n", fname, size);
 		return -EACCES;
 	}
-	/* void (const or not) and integer pointers read as plain numbers. */
+	/* An iterator's buffers, then void (const or not) and integer
+	 * pointers as plain numbers, then an iterator's objects. */
+	iter_type = env->expected_attach_type == BPF_TRACE_ITER ?
+		    iter_ctx_arg_type(env, arg) : 0;
+	if (base_type(iter_type) == PTR_TO_BUF) {
+		out->reg_type = iter_type;
+		return 0;
+	}
 	pt = kbtf_skip_mods(btf, t->type, NULL);
 	if (pt && (btf_kind(pt) == BTF_KIND_UNKN || btf_is_int(pt)))
 		return 0;
+	if (iter_type) {
+		out->reg_type = iter_type;
+		kbtf_skip_mods(btf, t->type, &out->btf_id);
+		return 0;
+	}
 	return ptr_arg(env, t, arg, out);
 }
 
@@ -448,11 +503,10 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}
-	if (!env->attach.proto_id) {
-		if (env->expected_attach_type == BPF_TRACE_ITER)
-			return unsupported(env, "iterator context");
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		return unsupported(env, "struct_ops context");
+	if (!env->attach.proto_id)
 		return unsupported(env, "BTF-typed context without target BTF");
-	}
 	err = ctx_arg_access(env, off, size, &info);
 	if (err) {
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
@@ -471,7 +525,9 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 	reg_mark_ptr(dst, info.reg_type);
 	if (type_may_be_null(info.reg_type))
 		dst->id = ++env->id_gen;
-	dst->btf = env->targ_btf;
-	dst->btf_id = info.btf_id;
+	if (base_type(info.reg_type) == PTR_TO_BTF_ID) {
+		dst->btf = env->targ_btf;
+		dst->btf_id = info.btf_id;
+	}
 	return 0;
 }

@@ -38,6 +38,16 @@ const char *kbtf_name(const struct btf *btf, uint32_t id)
 	return name ? name : "";
 }
 
+const char *kbtf_msg_name(const struct btf *btf, uint32_t name_off)
+{
+	const char *name;
+
+	if (!name_off)
+		return "(anon)";
+	name = btf__name_by_offset(btf, name_off);
+	return name ? name : "(invalid-name-offset)";
+}
+
 bool kbtf_is_modifier(const struct btf_type *t)
 {
 	switch (btf_kind(t)) {

@@ -23,6 +23,8 @@ const char *kbtf_kind_str(const struct btf_type *t);
 
 /* Name of type `id`, "" when it has none or the id is bad. */
 const char *kbtf_name(const struct btf *btf, uint32_t id);
+/* A name as most of the kernel's messages print it: "(anon)" for none. */
+const char *kbtf_msg_name(const struct btf *btf, uint32_t name_off);
 
 /* Skips const/volatile/restrict/type tags and typedefs from `id`; the id
  * reached goes to *res_id (when not NULL). NULL on a bad id or a loop. */

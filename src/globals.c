@@ -208,6 +208,10 @@ static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t fun
 		out->kind = GARG_ARENA;
 		return 0;
 	}
+	/* Static functions' other pointers are not described: the kernel
+	 * gives up on the prototype, silently, and checks nothing. */
+	if (!is_global)
+		return -EINVAL;
 	size = btf__resolve_size(btf, pid);
 	if (size < 0) {
 		verbose(env, "arg#%d reference type('%s %s') size cannot be determined: %lld\n",

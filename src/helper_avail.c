@@ -834,22 +834,43 @@ static const struct avail_layer *const *chain_for(const struct helper_query *q)
 	return chains[q->prog_type];
 }
 
-const struct helper_proto *helper_proto_query(const struct helper_query *q,
-					      uint32_t id)
+/* Helpers an iterator target adds (its get_func_proto): socket options
+ * for TCP and Unix sockets. */
+static const struct helper_proto *iter_target_proto(const char *target, uint32_t id)
 {
-	const struct avail_layer *const *chain;
+	if (!target || (strcmp(target, "tcp") && strcmp(target, "unix")))
+		return NULL;
+	if (id == 49)	/* bpf_setsockopt */
+		return &helper_protos[HP_sk_setsockopt];
+	if (id == 57)	/* bpf_getsockopt */
+		return &helper_protos[HP_sk_getsockopt];
+	return NULL;
+}
+
+static const struct helper_proto *chain_answer(const struct helper_query *q, uint32_t id)
+{
+	const struct avail_layer *const *chain = chain_for(q);
 	const struct helper_proto *p = NULL;
 
-	if (!q || id >= HELPER_ID_MAX)
-		return NULL;
-	chain = chain_for(q);
-	if (!chain)
-		return NULL;
-	for (; *chain; chain++) {
+	for (; chain && *chain; chain++) {
 		if (!layer_answer(*chain, q, id, &p))
 			continue;
 		if (p || !(*chain)->null_continues)
 			return p;
 	}
 	return NULL;
+}
+
+const struct helper_proto *helper_proto_query(const struct helper_query *q,
+					      uint32_t id)
+{
+	const struct helper_proto *p;
+
+	if (!q || id >= HELPER_ID_MAX)
+		return NULL;
+	p = chain_answer(q, id);
+	if (!p && q->prog_type == BPF_PROG_TYPE_TRACING &&
+	    q->expected_attach_type == BPF_TRACE_ITER)
+		p = iter_target_proto(q->iter_target, id);
+	return p;
 }

@@ -208,6 +208,8 @@ int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 					      raw, raw_done);
 	case PTR_TO_BTF_ID:
 		return check_ptr_to_btf_access(env, regno, reg->off, size, ACCESS_READ, -1);
+	case PTR_TO_BUF:
+		return check_buf_region(env, regno, reg->off, size, t);
 	case PTR_TO_CTX:
 		if (!ctx_has_conversion(env)) {
 			if (size == 0)

@@ -11,6 +11,7 @@ const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t 
 		.sleepable = env->prog_flags & BPF_F_SLEEPABLE,
 		.bpf_capable = env->bpf_capable,
 		.perfmon = env->caps.perfmon || env->caps.sys_admin,
+		.iter_target = env->prog->attach_target,
 	};
 
 	return helper_proto_query(&q, id);

@@ -51,6 +51,9 @@ struct helper_query {
 	 */
 	const char *struct_ops_name;
 	uint32_t struct_ops_moff;
+	/* Iterators only: the target ("tcp", "task"), whose own helpers
+	 * come after tracing's; NULL when unknown. */
+	const char *iter_target;
 };
 
 /*

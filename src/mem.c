@@ -272,6 +272,12 @@ static int access_mem(struct vet_env *env, uint32_t regno, int off, int size,
 		verbose(env, "R%d leaks addr into mem\n", value_regno);
 		return -EACCES;
 	}
+	/* Untrusted memory (pointers walked from kernel structs) is read
+	 * with fault handling, at any offset. */
+	if (reg->type & PTR_UNTRUSTED) {
+		load_unknown(env, value_regno);
+		return 0;
+	}
 	err = check_mem_region(env, regno, off, size, reg->mem_size, false);
 	if (!err && value_regno >= 0 && (t == ACCESS_READ || rdonly))
 		load_unknown(env, value_regno);
@@ -432,6 +438,8 @@ int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
 		err = access_tp_buffer(env, regno, off, size, t, value_regno);
 	} else if (base_type(type) == PTR_TO_BTF_ID && !type_may_be_null(type)) {
 		err = check_ptr_to_btf_access(env, regno, off, size, t, value_regno);
+	} else if (base_type(type) == PTR_TO_BUF) {
+		err = check_buf_access(env, regno, off, size, t, value_regno);
 	} else if (type == CONST_PTR_TO_MAP) {
 		err = check_ptr_to_map_access(env, regno, off, size, t, value_regno);
 	} else if (type == PTR_TO_ARENA) {

@@ -15,13 +15,6 @@ int unsupported(struct vet_env *env, const char *what)
 	return -EOPNOTSUPP;
 }
 
-int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
-			    enum access_type t, int value_regno)
-{
-	(void)regno; (void)off; (void)size; (void)t; (void)value_regno;
-	return unsupported(env, "struct bpf_map access");
-}
-
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
 {
 	(void)insn; (void)dst;

@@ -344,6 +344,15 @@ bool btf_attach_returns_void(const struct vet_env *env);
 /* The return range of the LSM hook; false when unknown or void. */
 bool btf_lsm_retval_range(const struct vet_env *env, struct retval_range *r);
 
+/* btf_iter.c: iterator programs' targets and buffers */
+bool iter_target_known(const struct vet_env *env);
+uint32_t iter_ctx_arg_type(const struct vet_env *env, uint32_t arg);
+int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t, int value_regno);
+/* The same without a destination (helper memory arguments). */
+int check_buf_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t);
+
 /* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,

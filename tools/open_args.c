@@ -15,10 +15,11 @@
 #include "cli.h"
 
 const char open_args_usage[] =
-	"  --btf FILE     target kernel BTF for CO-RE relocations (raw BTF such as\n"
-	"                 /sys/kernel/btf/vmlinux, or an ELF file with .BTF);\n"
-	"                 default: $BPFVET_BTF; without one, programs with CO-RE\n"
-	"                 relocations are reported unsupported\n"
+	"  --btf FILE     target kernel BTF for CO-RE relocations and BTF-typed\n"
+	"                 programs (raw BTF such as /sys/kernel/btf/vmlinux, or an\n"
+	"                 ELF file with .BTF); default: $BPFVET_BTF; without one,\n"
+	"                 programs with CO-RE relocations or a BTF-typed context\n"
+	"                 are reported unsupported\n"
 	"  --kconfig FILE kernel config (plain or .gz, e.g. /proc/config.gz) for\n"
 	"                 __kconfig externs; without it their values are unknown\n"
 	"  --kernel-version X.Y.Z  the target's LINUX_KERNEL_VERSION\n"

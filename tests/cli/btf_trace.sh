@@ -1,6 +1,6 @@
 # BTF tracing programs (tests/progs/btf_trace.c): the context typed by the
-# attach target in the target BTF, loads through BTF pointers, BTF-typed
-# helper arguments and return values. Without a target BTF such programs
+# attach target in the target BTF (tp_btf, iterators), loads through BTF
+# pointers and map pointers, BTF-typed helper arguments and return values. Without a target BTF such programs
 # are unsupported; with the running kernel's BTF, verdicts and messages are
 # checked, then compared with the kernel itself (verdict, processed
 # instructions, states and the level-2 log), also on the real-world tp_btf
@@ -57,7 +57,12 @@ for row in \
 	'ptr_write,failure,only read is supported' \
 	'ptr_var_off,failure,"R2 is ptr_task_struct invalid variable offset: off=0, var_off=(0x0; 0x8)"' \
 	"ptr_maybe_null,failure,R2 invalid mem access 'trusted_ptr_or_null_'" \
-	'ptr_null_checked,success,'; do
+	'ptr_null_checked,success,' \
+	'untrusted_mem,success,' \
+	'untrusted_mem_write,failure,R1 cannot write into rdonly_untrusted_mem' \
+	'map_struct,success,' \
+	'iter_task,success,' \
+	"iter_task_unchecked,failure,R1 invalid mem access 'trusted_ptr_or_null_'"; do
 	expect_row "btf_trace_row_${row%%,*}" "$row"
 done
 
@@ -74,7 +79,9 @@ for msg in \
 	"=untrusted_ptr_mm_struct()" \
 	"=untrusted_ptr_net_device()" \
 	"=rcu_ptr_or_null_sock(id=" \
-	"R2=trusted_ptr_or_null_task_struct(id=1)"; do
+	"R2=trusted_ptr_or_null_task_struct(id=1)" \
+	"=rdonly_untrusted_mem(sz=0)" \
+	"R1=trusted_ptr_or_null_task_struct(id=1)"; do
 	if grep -qF -- "$msg" "$TMP/log"; then pass "btf_trace_log: $msg"; else
 		fail "btf_trace_log" "no '$msg' in the level-2 log"; fi
 done
@@ -126,3 +133,22 @@ if [ $# = 0 ]; then
 else
 	check_agree btf_trace_realworld "$@"
 fi
+
+# Every argument of every tracepoint of the running kernel: the register
+# type of a context read (trusted, maybe-NULL, untrusted, scalar, refused)
+# and the log around it must be the kernel's.
+if ! command -v bpftool >/dev/null 2>&1; then
+	pass "btf_trace_all_args (skipped: no bpftool)"
+	exit 0
+fi
+n=$(python3 scripts/tp-btf-args.py "$VMLINUX" "$TMP/args.c" 2>"$TMP/err")
+if [ -z "$n" ] || ! clang-19 -O2 --target=bpf -mcpu=v3 -idirafter /usr/include/"$(uname -m)"-linux-gnu \
+	-c "$TMP/args.c" -o "$TMP/args.o" 2>>"$TMP/err"; then
+	fail btf_trace_all_args "cannot build the programs: $(head -c 300 "$TMP/err")"
+	exit 0
+fi
+"$BPFVET" kernel --log-diff "$TMP/args.o" >"$TMP/diff" 2>&1
+same=$(grep -c '^Log diff.*: identical (' "$TMP/diff")
+if [ "$same" = "$n" ]; then pass "btf_trace_all_args ($n tracepoint arguments)"; else
+	fail btf_trace_all_args "$same of $n logs identical: $(grep '^Log diff' "$TMP/diff" |
+		grep -v ': identical (' | head -n 2)"; fi

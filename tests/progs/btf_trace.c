@@ -263,4 +263,68 @@ __naked int ptr_null_checked(void)
 		     "exit;" ::: "memory");
 }
 
+/* Pointers to anything but a struct read as untrusted memory (6.18). */
+struct linux_binprm {
+	const char *filename;
+} __attribute__((preserve_access_index));
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(untrusted_mem, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
+{
+	const char *fn = bprm->filename;
+
+	if (!fn)
+		return 0;
+	return fn[3];
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(untrusted_mem_write, struct task_struct *p, int old_pid, struct linux_binprm *bprm)
+{
+	char *fn = (char *)bprm->filename;
+
+	fn[1] = 0;
+	return 0;
+}
+
+/* The kernel struct behind a map, read through the map pointer. */
+struct bpf_map {
+	unsigned int max_entries;
+} __attribute__((preserve_access_index));
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(map_struct, bool preempt)
+{
+	return ((struct bpf_map *)&task_store)->max_entries;
+}
+
+/* Iterators: the task may be NULL at the end of the walk. */
+struct bpf_iter_meta {
+	void *seq;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
+long iter_sum;
+
+SEC("iter/task")
+int iter_task(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+
+	if (t)
+		iter_sum += t->pid + t->real_parent->pid;
+	return 0;
+}
+
+SEC("iter/task")
+int iter_task_unchecked(struct bpf_iter__task *ctx)
+{
+	iter_sum += ctx->task->pid;
+	return 0;
+}
+
 char LICENSE[] SEC("license") = "GPL";
