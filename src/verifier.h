@@ -40,6 +40,10 @@ int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
 void ref_remove(struct vstate *st, uint32_t idx);
 struct ref_state *ref_find(struct vstate *st, uint32_t id);
 
+/* state_pack.c */
+int state_pack(struct vet_env *env, struct vstate *st, uint64_t **packed);
+int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed);
+
 /* reg.c */
 const char *reg_type_str(char *buf, size_t sz, uint32_t type);
 void reg_mark_not_init(struct reg_state *reg);
