@@ -33,8 +33,13 @@ static int reg_width(const struct reg_state *reg)
 }
 
 /* Before `dst = src`, give src an id so that both become linked. */
-static void assign_id_before_mov(struct vet_env *env, struct reg_state *src)
+void assign_id_before_mov(struct vet_env *env, struct reg_state *src)
 {
+	/* src = base + const: a copy cannot join that link, it starts its own. */
+	if (src->type == SCALAR_VALUE && (src->id & BPF_ADD_CONST)) {
+		src->id = 0;
+		src->off = 0;
+	}
 	if (src->type == SCALAR_VALUE && !src->id &&
 	    !tnum_is_const(src->b.var_off))
 		src->id = ++env->id_gen;
@@ -530,26 +535,44 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	return check_ptr_alu_spectre(env, insn, dst);
 }
 
-/* After a scalar add, keep or break the "+const" link of dst's id. */
+/*
+ * After a scalar add or sub of a constant, keep or break the "+const" link
+ * of dst's id: dst = base + off, with off a signed 32-bit delta. A 32-bit
+ * op links only a base that fits in 32 bits (the result is zero-extended,
+ * so dst = (u32)(base + off) tracks base only then); a link is never
+ * stacked on another one.
+ */
 static void update_add_const_link(struct vet_env *env, const struct bpfvet_insn *insn,
-				  struct reg_state *dst, const struct reg_state *src)
+				  struct reg_state *dst, const struct reg_state *src,
+				  bool base_fits32)
 {
 	bool alu32 = BPF_CLASS(insn->code) != BPF_ALU64;
+	uint8_t op = BPF_OP(insn->code);
+	int64_t val;
+	int32_t off;
 
-	if (env->bpf_capable && BPF_OP(insn->code) == BPF_ADD && !alu32 &&
-	    dst->id && src_is_const(src, false)) {
-		uint64_t val = src->b.var_off.value;
-
-		if ((dst->id & BPF_ADD_CONST) || val > (uint32_t)INT32_MAX) {
-			dst->off = 0;
-			dst->id = 0;
-		} else {
-			dst->id |= BPF_ADD_CONST;
-			dst->off = (int32_t)val;
-		}
-		return;
+	if (!env->bpf_capable || (op != BPF_ADD && op != BPF_SUB) || !dst->id ||
+	    !src_is_const(src, alu32) ||
+	    (BPF_SRC(insn->code) == BPF_X && insn->src_reg == insn->dst_reg))
+		goto clear;
+	val = alu32 ? (int64_t)(int32_t)(uint32_t)src->b.var_off.value
+		    : (int64_t)src->b.var_off.value;
+	if (val < INT32_MIN || val > INT32_MAX || (alu32 && !base_fits32))
+		goto clear;
+	off = (int32_t)val;
+	if (op == BPF_SUB) {
+		if (off == INT32_MIN)
+			goto clear;
+		off = -off;
 	}
+	if (dst->id & BPF_ADD_CONST)
+		goto clear;
+	dst->id |= alu32 ? BPF_ADD_CONST32 : BPF_ADD_CONST64;
+	dst->off = off;
+	return;
+clear:
 	dst->id = 0;
+	dst->off = 0;
 }
 
 static int adjust_reg(struct vet_env *env, const struct bpfvet_insn *insn)
@@ -558,6 +581,7 @@ static int adjust_reg(struct vet_env *env, const struct bpfvet_insn *insn)
 	struct reg_state *dst = &regs[insn->dst_reg];
 	struct reg_state *src, imm;
 	uint8_t op = BPF_OP(insn->code);
+	bool fits32;
 	int err;
 
 	if (dst->type == PTR_TO_ARENA)
@@ -597,10 +621,11 @@ static int adjust_reg(struct vet_env *env, const struct bpfvet_insn *insn)
 		if (dst->type != SCALAR_VALUE)
 			return adjust_ptr(env, insn, dst, src);
 	}
+	fits32 = dst->b.umax <= UINT32_MAX;
 	err = adjust_scalar(env, insn, dst, src);
 	if (err)
 		return err;
-	update_add_const_link(env, insn, dst, src);
+	update_add_const_link(env, insn, dst, src, fits32);
 	return 0;
 }
 

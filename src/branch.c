@@ -60,15 +60,28 @@ static void collect_one(struct linked_regs *set, struct reg_state *reg,
 	set->cnt++;
 }
 
-static void collect_linked_regs(struct vstate *st, uint32_t id,
+/* Registers a frame may still read at the branch: dead ones take no part
+ * in the link (the kernel leaves them as they are). */
+static uint16_t frame_live_regs(const struct vet_env *env, const struct vstate *st, uint32_t fr)
+{
+	uint32_t ip = fr == st->curframe ? env->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
+
+	if (env->opts_off & BPFVET_NO_LIVENESS)
+		return 0xffff;
+	return env->aux[ip].live_regs_before;
+}
+
+static void collect_linked_regs(const struct vet_env *env, struct vstate *st, uint32_t id,
 				struct linked_regs *set)
 {
 	id &= ~BPF_ADD_CONST;
 	for (int i = (int)st->curframe; i >= 0; i--) {
 		struct func_state *f = st->frame[i];
+		uint16_t live = frame_live_regs(env, st, (uint32_t)i);
 
 		for (int r = 0; r < BPF_REG_FP; r++)
-			collect_one(set, &f->regs[r], id, (uint32_t)i, (uint32_t)r, true);
+			if (live & (1u << r))
+				collect_one(set, &f->regs[r], id, (uint32_t)i, (uint32_t)r, true);
 		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++)
 			if (f->stack[s].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
 				collect_one(set, &f->stack[s].spilled_ptr, id,
@@ -108,6 +121,7 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 	for (int i = 0; i < set->cnt; i++) {
 		struct reg_state *reg = linked_reg_of(st, &set->e[i]);
 		int32_t subreg_def, off;
+		uint32_t id;
 		struct bounds delta;
 
 		if (reg->type != SCALAR_VALUE || reg == known)
@@ -121,14 +135,18 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 			reg->subreg_def = subreg_def;
 			continue;
 		}
-		/* reg = known + (reg's delta - known's delta) */
+		/* reg = known + (reg's delta - known's delta), keeping its own link */
 		off = reg->off;
+		id = reg->id;
 		bounds_const(&delta, (uint64_t)(int64_t)((int32_t)reg->off -
 							 (int32_t)known->off));
 		*reg = *known;
 		reg->off = off;
+		reg->id = id;
 		reg->subreg_def = subreg_def;
-		scalar_alu(&reg->b, &delta, BPF_ADD, false, 0);
+		/* A 32-bit link holds modulo 2^32, zero-extended. */
+		scalar_alu(&reg->b, &delta, BPF_ADD,
+			   ((reg->id | known->id) & BPF_ADD_CONST32) != 0, 0);
 	}
 }
 
@@ -565,9 +583,9 @@ int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
 		return follow_decided(env, insn, insn_idx, dst, src, pred);
 
 	if (BPF_SRC(insn->code) == BPF_X && src->type == SCALAR_VALUE && src->id)
-		collect_linked_regs(this_br, src->id, &linked);
+		collect_linked_regs(env, this_br, src->id, &linked);
 	if (dst->type == SCALAR_VALUE && dst->id)
-		collect_linked_regs(this_br, dst->id, &linked);
+		collect_linked_regs(env, this_br, dst->id, &linked);
 	if (linked.cnt > 1) {
 		err = push_jmp_history(env, this_br, 0, pack_linked_regs(&linked));
 		if (err)

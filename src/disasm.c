@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "disasm.h"
 #include "helpers.h"
@@ -324,6 +325,19 @@ static void print_ld(struct out *o, const struct bpfvet_insn *insn,
 
 /* --- Jumps and calls ----------------------------------------------- */
 
+/* Length of NAME without its "___flavor" suffix, libbpf's rule for
+ * externs and CO-RE names: the last "___" between two characters that are
+ * not underscores starts the flavor. */
+static size_t essential_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = n >= 5 ? n - 4 : 0; i-- > 0;)
+		if (name[i] != '_' && !strncmp(name + i + 1, "___", 3) && name[i + 4] != '_')
+			return i + 1;
+	return n;
+}
+
 static void print_call(struct out *o, const struct bpfvet_insn *insn,
 		       const struct disasm_ops *ops)
 {
@@ -341,6 +355,10 @@ static void print_call(struct out *o, const struct bpfvet_insn *insn,
 			name = ops->kfunc_name(ops->priv, insn, &id);
 		if (!name)
 			name = "kernel-function";
+		/* The kernel names the function it resolved to: a flavored
+		 * extern (bpf_task_acquire___one) is bpf_task_acquire there. */
+		out_printf(o, "call %.*s#%d", (int)essential_len(name), name, id);
+		return;
 	}
 	out_printf(o, "call %s#%d", name ? name : "unknown", id);
 }

@@ -29,7 +29,10 @@
 #define BPF_MAX_VAR_OFF		(1 << 29)
 #define BPF_MAX_VAR_SIZ		(1 << 29)
 #define MAX_PACKET_OFF		0xffff
-#define BPF_ADD_CONST		(1U << 31)
+/* Scalar ids of "rX = rY + const" links: 64-bit or 32-bit (zero-extended) add. */
+#define BPF_ADD_CONST64		(1U << 31)
+#define BPF_ADD_CONST32		(1U << 30)
+#define BPF_ADD_CONST		(BPF_ADD_CONST64 | BPF_ADD_CONST32)
 
 /* Base register types; values match the kernel's enum bpf_reg_type. */
 enum reg_type {
@@ -235,6 +238,11 @@ struct insn_aux {
 	uint16_t live_regs_before;
 	uint32_t ptr_type;	/* base pointer type a load/store first used */
 	int subprog;		/* owning subprogram */
+	/* bpf_loop calls the kernel could inline: flags 0 and always the
+	 * same callback, on every visit so far. */
+	bool loop_inline_seen;
+	bool loop_inline_fit;
+	uint32_t loop_inline_cb;
 };
 
 struct subprog_info {
@@ -320,8 +328,20 @@ struct verifier_stats {
 	uint64_t num_backedges;
 };
 
+/* The function a BTF-based program attaches to, in the target BTF
+ * (btf_ctx.c): its prototype types the context. */
+struct attach_info {
+	const char *name;	/* as the kernel's messages name it */
+	uint32_t btf_id;	/* the typedef (tp_btf) or FUNC */
+	uint32_t proto_id;	/* its FUNC_PROTO; 0: not resolved */
+	bool raw_tp;		/* tp_btf: the first `void *` is hidden */
+};
+
 struct vet_env {
 	const struct bpfvet_program *prog;
+	/* Target kernel BTF, NULL when none was given at open. */
+	const struct btf *targ_btf;
+	struct attach_info attach;
 	const struct bpfvet_insn *insns;
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;

@@ -31,11 +31,23 @@ static bool check_ids(uint32_t old_id, uint32_t cur_id, struct idmap *m)
 }
 
 /* Scalar ids: 0 means "independent", which must not match a shared id. */
+/*
+ * An old scalar without id is independent: whatever links the current one
+ * has only add constraints. An old id must map one-to-one (a current
+ * scalar without id gets a fresh one, so that two old registers sharing an
+ * id cannot both match independent ones); for a "+const" link the base ids
+ * must map consistently too.
+ */
 static bool check_scalar_ids(uint32_t old_id, uint32_t cur_id, struct idmap *m)
 {
-	old_id = old_id ? old_id : ++m->tmp_id_gen;
+	if (!old_id)
+		return true;
 	cur_id = cur_id ? cur_id : ++m->tmp_id_gen;
-	return check_ids(old_id, cur_id, m);
+	if (!check_ids(old_id, cur_id, m))
+		return false;
+	if (old_id & BPF_ADD_CONST)
+		return check_ids(old_id & ~BPF_ADD_CONST, cur_id & ~BPF_ADD_CONST, m);
+	return true;
 }
 
 static bool range_within(const struct bounds *o, const struct bounds *c)
@@ -71,7 +83,11 @@ static bool scalar_safe(const struct vet_env *env, const struct reg_state *o,
 
 	if (!precise && exact == NOT_EXACT)
 		return true;
-	if ((o->id & BPF_ADD_CONST) != (c->id & BPF_ADD_CONST))
+	/* A linked old scalar needs the same kind of link now; an old one
+	 * without id accepts any. */
+	if ((o->id & BPF_ADD_CONST) && (o->id & BPF_ADD_CONST) != (c->id & BPF_ADD_CONST))
+		return false;
+	if (o->id && !(o->id & BPF_ADD_CONST) && (c->id & BPF_ADD_CONST))
 		return false;
 	if ((o->id & BPF_ADD_CONST) && o->off != c->off)
 		return false;

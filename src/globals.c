@@ -10,14 +10,16 @@
 
 #include <bpf/btf.h>
 
+#include "btf_kern.h"
 #include "verifier.h"
 
-enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_UNSUPPORTED };
+enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_TRUSTED };
 
 struct garg {
 	enum garg_kind kind;
 	bool nullable;
 	uint32_t mem_size;
+	uint32_t btf_id;	/* GARG_TRUSTED: the kernel struct, target BTF */
 };
 
 #define ARG_TAG_CTX	 1u
@@ -145,6 +147,37 @@ static bool is_ctx_type(const struct vet_env *env, const struct btf *btf,
 	return env->prog_type == BPF_PROG_TYPE_KPROBE && !strcmp(name, "pt_regs");
 }
 
+/* __arg_trusted: a trusted pointer to the kernel struct of the same
+ * (essential) name, which only the target BTF knows. */
+static int trusted_arg(struct vet_env *env, const struct btf *btf, const struct btf_type *ptr,
+		       int i, uint32_t tags, struct garg *out)
+{
+	const struct btf_type *pointee = btf__type_by_id(btf, ptr->type);
+	const char *name;
+	int id;
+
+	if (tags & ARG_TAG_NONNULL) {
+		verbose(env, "arg#%d has invalid combination of tags\n", i);
+		return -EINVAL;
+	}
+	while (pointee && kbtf_is_modifier(pointee))
+		pointee = btf__type_by_id(btf, pointee->type);
+	if (!env->targ_btf)
+		return unsupported(env, "trusted BTF argument of a global function without target BTF");
+	name = pointee ? btf__name_by_offset(btf, pointee->name_off) : NULL;
+	id = name && name[0] ? kbtf_find_essential(env->targ_btf, name, btf_kind(pointee)) :
+	     -ENOENT;
+	if (id < 0) {
+		verbose(env, "arg#%d reference type('%s %s') has no matches\n", i,
+			kbtf_kind_str(pointee), name ? name : "");
+		return -ENOENT;
+	}
+	out->kind = GARG_TRUSTED;
+	out->nullable = tags & ARG_TAG_NULLABLE;
+	out->btf_id = (uint32_t)id;
+	return 0;
+}
+
 static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t func_id,
 			const struct btf_param *p, int i, bool is_global, struct garg *out)
 {
@@ -179,10 +212,8 @@ static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t fun
 		out->kind = GARG_CTX;
 		return 0;
 	}
-	if (tags & ARG_TAG_TRUSTED) {
-		out->kind = GARG_UNSUPPORTED;
-		return 0;
-	}
+	if (tags & ARG_TAG_TRUSTED)
+		return trusted_arg(env, btf, t, i, tags, out);
 	if (tags & ARG_TAG_ARENA) {
 		out->kind = GARG_ARENA;
 		return 0;
@@ -250,6 +281,19 @@ static int check_mem_arg(struct vet_env *env, struct reg_state *reg, uint32_t re
 	return err;
 }
 
+static int match_trusted_arg(struct vet_env *env, const struct garg *a, uint32_t regno,
+			     const struct reg_state *reg)
+{
+	uint32_t arg_type = ARG_PTR_TO_BTF_ID | PTR_TRUSTED | (a->nullable ? PTR_MAYBE_NULL : 0);
+	struct call_meta meta = { .arg_btf_id = a->btf_id };
+	int err;
+
+	if (a->nullable && reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0))
+		return 0;
+	err = check_reg_type(env, regno, arg_type, &meta);
+	return err ? err : check_func_arg_reg_off(env, reg, regno, arg_type);
+}
+
 static int match_arg(struct vet_env *env, const struct garg *a, int i, struct reg_state *regs)
 {
 	uint32_t regno = (uint32_t)i + 1;
@@ -289,8 +333,10 @@ static int match_arg(struct vet_env *env, const struct garg *a, int i, struct re
 			return -EINVAL;
 		}
 		return 0;
+	case GARG_TRUSTED:
+		return match_trusted_arg(env, a, regno, reg);
 	default:
-		return unsupported(env, "trusted BTF argument of a global function");
+		return -EFAULT;
 	}
 }
 
@@ -339,8 +385,15 @@ int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f)
 			reg_mark_unknown(env, reg);
 			reg->type = PTR_TO_ARENA;
 			break;
+		case GARG_TRUSTED:
+			reg_mark_ptr(reg, PTR_TO_BTF_ID | PTR_TRUSTED |
+					  (args[i].nullable ? PTR_MAYBE_NULL : 0));
+			reg->btf = env->targ_btf;
+			reg->btf_id = args[i].btf_id;
+			reg->id = ++env->id_gen;
+			break;
 		default:
-			return unsupported(env, "trusted BTF argument of a global function");
+			return -EFAULT;
 		}
 	}
 	return 0;

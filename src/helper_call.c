@@ -78,8 +78,8 @@ static bool reg_is_null(const struct reg_state *reg)
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
 }
 
-static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
-			  const struct call_meta *meta)
+int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		   const struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	const uint32_t *ok = compatible_types(arg_type);
@@ -120,7 +120,7 @@ static int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type
 		}
 		return 0;
 	}
-	return check_btf_arg_type(env, regno, arg_type, meta->func_id);
+	return check_btf_arg_type(env, regno, arg_type, meta);
 }
 
 int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
@@ -532,6 +532,34 @@ static void refine_retval(struct vet_env *env, const struct helper_proto *fn,
 	}
 }
 
+/* A zero flags argument lets the kernel inline bpf_loop; it makes R4 precise
+ * while deciding so, which the state comparisons then see. */
+static int loop_flags_zero(struct vet_env *env, bool *zero)
+{
+	*zero = reg_is_null(&cur_regs(env)[BPF_REG_4]);
+	return *zero ? mark_chain_precision(env, BPF_REG_4) : 0;
+}
+
+static int update_loop_inline_state(struct vet_env *env, uint32_t subprogno)
+{
+	struct insn_aux *aux = &env->aux[env->insn_idx];
+	bool zero;
+	int err;
+
+	if (!aux->loop_inline_seen) {
+		aux->loop_inline_seen = true;
+		aux->loop_inline_cb = subprogno;
+		err = loop_flags_zero(env, &zero);
+		aux->loop_inline_fit = zero;
+		return err;
+	}
+	if (!aux->loop_inline_fit)
+		return 0;
+	err = loop_flags_zero(env, &zero);
+	aux->loop_inline_fit = zero && aux->loop_inline_cb == subprogno;
+	return err;
+}
+
 static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *insn,
 				 uint32_t *insn_idx, const struct call_meta *meta)
 {
@@ -548,7 +576,9 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 		}
 		return mark_chain_precision(env, BPF_REG_2);
 	case HELPER_LOOP:
-		err = mark_chain_precision(env, BPF_REG_1);
+		err = update_loop_inline_state(env, (uint32_t)meta->subprogno);
+		if (!err)
+			err = mark_chain_precision(env, BPF_REG_1);
 		if (err)
 			return err;
 		if (cur_frame(env)->callback_depth < regs[BPF_REG_1].b.umax)
@@ -596,6 +626,12 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 	if (!env->gpl && fn->gpl_only) {
 		verbose(env, "cannot call GPL-restricted function from non-GPL compatible program\n");
 		return -EINVAL;
+	}
+	if (fn->has_allowed_hook) {
+		int err = check_helper_allowed(env, fn);
+
+		if (err)
+			return err;
 	}
 	if (!(env->prog_flags & BPF_F_SLEEPABLE) && fn->might_sleep) {
 		verbose(env, "helper call might sleep in a non-sleepable prog\n");

@@ -17,45 +17,10 @@
 
 #include <bpf/btf.h>
 
+#include "btf_kern.h"
 #include "kernel_load.h"
 #include "loader.h"
 #include "uapi.h"
-
-#define ATTACH_NAME_MAX 128	/* libbpf's limit for prefix + name */
-
-static void target_kind(uint32_t attach, const char **prefix, int *kind)
-{
-	*prefix = "";
-	*kind = BTF_KIND_FUNC;
-	if (attach == BPF_TRACE_RAW_TP) {
-		*prefix = "btf_trace_";
-		*kind = BTF_KIND_TYPEDEF;
-	} else if (attach == BPF_LSM_MAC || attach == BPF_LSM_CGROUP) {
-		*prefix = "bpf_lsm_";
-	} else if (attach == BPF_TRACE_ITER) {
-		*prefix = "bpf_iter_";
-	}
-}
-
-static int find_target(const struct btf *vmlinux, const char *target, uint32_t attach)
-{
-	char name[ATTACH_NAME_MAX];
-	const char *prefix, *colon = strchr(target, ':');
-	int kind, n;
-
-	if (colon) {
-		if ((size_t)(colon - target) != strlen("vmlinux") ||
-		    strncmp(target, "vmlinux", (size_t)(colon - target)))
-			return -ESRCH;	/* a module's function */
-		target = colon + 1;
-	}
-	target_kind(attach, &prefix, &kind);
-	n = snprintf(name, sizeof(name), "%s%s", prefix, target);
-	if (n < 0 || (size_t)n >= sizeof(name))
-		return -ENAMETOOLONG;
-	n = btf__find_by_name_kind(vmlinux, name, kind);
-	return n == -ENOENT ? -ESRCH : n;
-}
 
 static int attach_btf(struct kload *kl, const struct btf *vmlinux)
 {
@@ -66,7 +31,7 @@ static int attach_btf(struct kload *kl, const struct btf *vmlinux)
 		return kload_refuse(kl, -EINVAL,
 				    "prog '%s': no BTF-based attach target in section name '%s'",
 				    prog->name, prog->sec_name);
-	id = find_target(vmlinux, prog->attach_target, kl->expected_attach_type);
+	id = kbtf_attach_find(vmlinux, prog->attach_target, kl->expected_attach_type);
 	if (id < 0)
 		return kload_refuse(kl, id,
 				    "prog '%s': failed to find kernel BTF type ID of '%s': %d",

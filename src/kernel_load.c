@@ -6,11 +6,13 @@
  * global data, attach target, then BPF_PROG_LOAD with the BTF, func_info,
  * line_info, CO-RE relocations, flags, license and kern_version.
  *
- * CO-RE: we hand the relocation records to the kernel (core_relos in
- * BPF_PROG_LOAD), which applies them against its own BTF with the same
- * algorithm libbpf uses (relo_core.c is shared between the two). The
- * kernel notes each relocation in the log; kernel_stats.c knows those
- * lines apart from the verifier's.
+ * CO-RE: an object opened with a target BTF has its instructions
+ * relocated already, as libbpf relocates them before loading: they go as
+ * they are. Otherwise we hand the relocation records to the kernel
+ * (core_relos in BPF_PROG_LOAD), which applies them against its own BTF
+ * with the same algorithm libbpf uses (relo_core.c is shared between the
+ * two). The kernel notes each relocation in the log; kernel_stats.c
+ * knows those lines apart from the verifier's.
  *
  * BTF: libbpf loads it quietly and carries on without it when the kernel
  * refuses it, unless something needs it (CO-RE, struct_ops); so do we.
@@ -133,9 +135,16 @@ struct load_bufs {
 	size_t log_size;
 };
 
+/* CO-RE records for the kernel to apply: none when the loader applied
+ * them already (the kernel would find relocated offsets and refuse). */
+static bool kernel_applies_core(const struct bpfvet_program *prog)
+{
+	return prog->core_relo_cnt && !(prog->obj && prog->obj->targ_btf);
+}
+
 static int prepare_core(const struct bpfvet_program *prog, struct load_bufs *b)
 {
-	if (!prog->core_relo_cnt)
+	if (!kernel_applies_core(prog))
 		return 0;
 	b->core = malloc(prog->core_relo_cnt * sizeof(*b->core));
 	if (!b->core)
@@ -184,7 +193,7 @@ static void fill_attr(const struct kload *kl, const struct bpfvet_kernel_opts *o
 			attr->line_info = ksys_ptr(prog->line_info);
 			attr->line_info_cnt = (uint32_t)prog->line_info_cnt;
 		}
-		if (prog->core_relo_cnt) {
+		if (kernel_applies_core(prog)) {
 			attr->core_relo_rec_size = CORE_RELO_SIZE;
 			attr->core_relos = ksys_ptr(b->core);
 			attr->core_relo_cnt = (uint32_t)prog->core_relo_cnt;

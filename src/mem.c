@@ -293,6 +293,8 @@ static int access_ctx(struct vet_env *env, uint32_t regno, int off, int size,
 	err = check_ptr_off_reg(env, reg, regno, false);
 	if (err)
 		return err;
+	if (btf_ctx_applies(env))
+		return check_btf_ctx_access(env, off, size, t, value_regno);
 	if (!ctx_is_valid_access(env, off, size, t == ACCESS_WRITE, &info)) {
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;

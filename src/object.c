@@ -81,6 +81,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 		maps_free_one(&obj->maps[i]);
 	free(obj->maps);
 	btf__free(obj->btf);
+	btf__free(obj->targ_btf);
 	free(obj->btf_data);
 	free(obj->btf_ext_data);
 	free(obj->name);
@@ -264,6 +265,11 @@ static int open_copy(void *buf, size_t size, const char *name,
 				      opts->btf_custom_path : NULL);
 	if (!err)
 		err = load_steps(&ld, &op, buf, size);
+	if (!err) {
+		/* The verifier reads it too: the object keeps it. */
+		obj->targ_btf = ld.targ_btf;
+		ld.targ_btf = NULL;
+	}
 	loader_free(&ld);
 	if (err) {
 		errbuf_default(eb, err);

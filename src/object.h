@@ -199,6 +199,10 @@ struct bpfvet_object {
 	char *license;
 	uint32_t kversion;
 	struct btf *btf;		/* NULL when the object has no .BTF */
+	/* The target kernel's BTF (bpfvet_open_opts.btf_custom_path), kept
+	 * for the verifier: attach targets and the types of BTF pointers.
+	 * NULL when none was given. */
+	struct btf *targ_btf;
 	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
 	 * and offsets, extern sections and hidden functions fixed up), and
 	 * the raw .BTF.ext bytes (NULL when absent or malformed). */

@@ -223,7 +223,7 @@ static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t
 		bt->regs[bt->frame] &= ~REGMASK_ARGS;
 		return bt_subprog_exit(bt);
 	}
-	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && insn->imm == 0)
+	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && call_param_count(env, insn) < 0)
 		return -EOPNOTSUPP;
 	bt_clear_reg(bt, BPF_REG_0);
 	if (bt->regs[bt->frame] & REGMASK_ARGS)
@@ -448,7 +448,7 @@ static bool mark_in_parent(struct vet_env *env, struct vstate *st, struct backtr
 			fmt_stack_mask(slots, sizeof(slots), bt->slots[fr]);
 			verbose(env, "mark_precise: frame%d: parent state regs=%s stack=%s: ", fr,
 				regs, slots);
-			print_frame(env, NULL, f, true);
+			print_frame(env, st, f, true);
 		}
 	}
 	return changed;

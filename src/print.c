@@ -10,6 +10,7 @@
 
 #include <bpf/btf.h>
 
+#include "iter.h"
 #include "verifier.h"
 
 static const char slot_chars[] = { '?', 'r', 'm', '0', 'd', 'i', 'f' };
@@ -141,6 +142,16 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 	types[BPF_REG_SIZE] = 0;
 	if (!valid)
 		return;
+	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_ITER) {
+		const struct reg_state *r = &slot->spilled_ptr;
+
+		/* The other slots of a multi-slot iterator print nothing. */
+		if (r->ref_obj_id)
+			verbose(env, " fp%d=iter_%s(ref_id=%u,state=%s,depth=%d)",
+				(-spi - 1) * BPF_REG_SIZE, iter_type_str(r->iter.btf_id),
+				r->ref_obj_id, iter_state_str(r->iter.state), r->iter.depth);
+		return;
+	}
 	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL) {
 		/* Bytes above a narrow spill print as their kinds first. */
 		for (j = 0; j < BPF_REG_SIZE; j++)

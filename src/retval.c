@@ -23,8 +23,15 @@ static struct retval_rule rule(int32_t lo, int32_t hi)
  * kernel's BTF; without it every value is allowed. */
 static struct retval_rule lsm_retval_rule(const struct vet_env *env)
 {
-	(void)env;
-	return (struct retval_rule){ .check = false };
+	struct retval_rule r = { .check = false };
+
+	if (!env->attach.proto_id)
+		return r;
+	if (env->expected_attach_type == BPF_LSM_CGROUP)
+		return btf_attach_returns_void(env) ? rule(1, 1) : rule(0, 1);
+	if (btf_lsm_retval_range(env, &r.range))
+		r.check = r.is32 = true;
+	return r;
 }
 
 static struct retval_rule prog_retval_rule(const struct vet_env *env)
@@ -144,6 +151,11 @@ int check_return_code(struct vet_env *env, int regno, const char *reg_name)
 	char tb[64];
 	int err;
 
+	/* Programs on void LSM hooks return nothing: R0 is not read. */
+	if ((!is_subprog || frame->in_exception_callback_fn) &&
+	    env->prog_type == BPF_PROG_TYPE_LSM && env->expected_attach_type != BPF_LSM_CGROUP &&
+	    btf_attach_returns_void(env))
+		return 0;
 	err = check_reg_arg(env, (uint32_t)regno, SRC_OP);
 	if (err)
 		return err;

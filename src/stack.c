@@ -225,8 +225,8 @@ static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 	if (reg && !(off % BPF_REG_SIZE) && reg->type == SCALAR_VALUE && env->bpf_capable) {
 		bool fits = reg_bit_width(reg) <= 8 * size;
 
-		if (fits && !reg->id && !tnum_is_const(reg->b.var_off))
-			reg->id = ++env->id_gen;
+		if (fits)
+			assign_id_before_mov(env, reg);
 		save_register_state(env, f, spi, reg, size);
 		if (!fits)
 			s->spilled_ptr.id = 0;

@@ -15,48 +15,11 @@ int unsupported(struct vet_env *env, const char *what)
 	return -EOPNOTSUPP;
 }
 
-bool reg_is_trusted(const struct reg_state *reg)
-{
-	(void)reg;
-	return false;
-}
-
-int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
-			    enum access_type t, int value_regno)
-{
-	(void)regno; (void)off; (void)size; (void)t; (void)value_regno;
-	return unsupported(env, "BTF pointer access");
-}
-
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno)
 {
 	(void)regno; (void)off; (void)size; (void)t; (void)value_regno;
 	return unsupported(env, "struct bpf_map access");
-}
-
-void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name)
-{
-	(void)env; (void)reg; (void)name;
-}
-
-const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
-{
-	(void)env; (void)btf; (void)id;
-	return "?";
-}
-
-int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id)
-{
-	(void)regno; (void)arg_type; (void)func_id;
-	return unsupported(env, "BTF-typed helper argument");
-}
-
-int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
-		       struct reg_state *r0)
-{
-	(void)fn; (void)r0;
-	return unsupported(env, "BTF-typed helper return value");
 }
 
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
@@ -69,19 +32,6 @@ int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
 {
 	(void)env; (void)f; (void)spi;
 	return 0;
-}
-
-int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn,
-		     uint32_t *insn_idx)
-{
-	(void)insn; (void)insn_idx;
-	return unsupported(env, "kfunc call");
-}
-
-bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	(void)env; (void)insn;
-	return false;
 }
 
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -102,27 +52,8 @@ int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 	return unsupported(env, "speculative path exploration");
 }
 
-bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
-{
-	(void)env; (void)cur;
-	return false;
-}
-
-bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
-{
-	(void)old; (void)cur;
-	return false;
-}
-
 bool ctx_has_conversion(const struct vet_env *env)
 {
 	return env->prog_type != BPF_PROG_TYPE_SYSCALL;
-}
-
-int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	(void)env;
-	(void)insn;
-	return -1;
 }
 

@@ -122,6 +122,9 @@ int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
 
 /* alu.c */
 int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
+/* Before a scalar is copied (mov, spill): give it an id to share, and
+ * drop a "+const" link, which a copy cannot join. */
+void assign_id_before_mov(struct vet_env *env, struct reg_state *src);
 
 /* branch.c */
 int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -259,7 +262,13 @@ struct call_meta {
 	int64_t const_map_key;
 	/* bpf_kptr_xchg: the kptr field the destination points to. */
 	const struct map_field *kptr_field;
+	/* Struct (target BTF id) a BTF pointer argument must point to when
+	 * no helper names it: trusted arguments of global functions. */
+	uint32_t arg_btf_id;
 };
+/* The argument's register type against what arg_type accepts. */
+int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		   const struct call_meta *meta);
 int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
 int release_reference(struct vet_env *env, uint32_t ref_obj_id);
@@ -327,16 +336,33 @@ int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, in
 		      int size);
 int sock_check_conversions(struct vet_env *env);
 
-/* btfptr.c: BTF-typed pointers */
+/* btf_ctx.c: the context of tracing and LSM programs */
+bool btf_ctx_applies(const struct vet_env *env);
+int btf_ctx_init(struct vet_env *env);
+int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_type t,
+			 int value_regno);
+/* The attach target is known and returns void. */
+bool btf_attach_returns_void(const struct vet_env *env);
+/* The return range of the LSM hook; false when unknown or void. */
+bool btf_lsm_retval_range(const struct vet_env *env, struct retval_range *r);
+
+/* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name);
-int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type, int func_id);
+/* Does a BTF pointer to `id` + `off` point to a `need_id` (nested at
+ * offset 0 of `off` counts unless strict)? */
+bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int off,
+			  uint32_t need_id, bool strict);
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       const struct call_meta *meta);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
+/* The helper's own allowed() rule for the program's attach target. */
+int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
 int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
 bool ctx_has_conversion(const struct vet_env *env);

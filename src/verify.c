@@ -241,7 +241,23 @@ static int run_walk(struct vet_env *env)
 	return err;
 }
 
-static void print_stats(struct vet_env *env, uint64_t ns)
+/* After a successful verification the kernel rewrites each may_goto into
+ * a timed loop counter kept in 16 hidden bytes of its subprogram's stack
+ * (x86-64 JIT), which the printed stack depth includes. */
+static uint32_t stack_depth_extra(const struct vet_env *env, uint32_t sub, int err)
+{
+	const struct subprog_info *sp = &env->subprogs[sub];
+
+	if (err)
+		return 0;
+	for (uint32_t i = sp->start; i < sp->end; i++)
+		if (env->insns[i].code == (BPF_JMP | BPF_JCOND) &&
+		    env->insns[i].src_reg == BPF_MAY_GOTO)
+			return 16;
+	return 0;
+}
+
+static void print_stats(struct vet_env *env, uint64_t ns, int err)
 {
 	const struct verifier_stats *s = &env->stats;
 
@@ -251,7 +267,8 @@ static void print_stats(struct vet_env *env, uint64_t ns)
 		verbose(env, "verification time %llu usec\n", (unsigned long long)(ns / 1000));
 		verbose(env, "stack depth ");
 		for (uint32_t i = 0; i < env->subprog_cnt; i++)
-			verbose(env, "%s%u", i ? "+" : "", env->subprogs[i].stack_depth);
+			verbose(env, "%s%u", i ? "+" : "",
+				env->subprogs[i].stack_depth + stack_depth_extra(env, i, err));
 		verbose(env, "\n");
 	}
 	verbose(env, "processed %llu insns (limit %d) max_states_per_insn %llu total_states %llu peak_states %llu mark_read 0\n",
@@ -321,6 +338,8 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	if (!err && prog->core_pending)
 		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
+		err = btf_ctx_init(env);
+	if (!err)
 		err = run_static_checks(env);
 	if (!err)
 		err = run_walk(env);
@@ -336,7 +355,7 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	}
 	snprintf(msg, sizeof(msg), "%s", env->log.last_line);
 	ns = now_ns() - t0;
-	print_stats(env, ns);
+	print_stats(env, ns, err);
 	log_finish(&env->log);
 	fill_result(env, err, ns, msg, res);
 	env_free(env);

@@ -38,7 +38,7 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
  * already reported. */
 int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
- * /proc/kallsyms, its config and release); cfg holds the config path. */
+ * its config and release); cfg holds the config path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
 
 int cmd_dump(int argc, char **argv);

@@ -66,7 +66,7 @@ static void kernel_usage(FILE *f)
 		"  --log-size N   first kernel log buffer size in bytes\n"
 		"  --kernel-only  only load into the kernel (reference data)\n"
 		"  -q             no output, only the exit status\n"
-		"bpfvet targets the running kernel: /sys/kernel/btf/vmlinux, /proc/kallsyms,\n"
+		"bpfvet targets the running kernel: /sys/kernel/btf/vmlinux,\n"
 		"/proc/config.gz or /boot/config-RELEASE and its release, unless set by:\n"
 		"%s"
 		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
@@ -292,7 +292,8 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 }
 
 static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
-		    const struct bpfvet_program *prog, struct krows *rows)
+		    const struct bpfvet_program *prog, const struct bpfvet_program *vprog,
+		    struct krows *rows)
 {
 	struct logbuf klog = { 0 }, vlog = { 0 };
 	struct krow *row = rows_add(rows);
@@ -308,7 +309,7 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 		fprintf(stderr, "bpfvet kernel: %s/%s: kernel load failed to run: %s\n",
 			base_name(path), bpfvet_program__name(prog), strerror(-err));
 	if (!err && !a->kernel_only) {
-		err = run_bpfvet(a, prog, row, &vlog);
+		err = run_bpfvet(a, vprog, row, &vlog);
 		if (err)
 			fprintf(stderr, "bpfvet kernel: %s/%s: verification failed to run: %s\n",
 				base_name(path), bpfvet_program__name(prog), strerror(-err));
@@ -335,6 +336,33 @@ static bool selected(const struct kargs *a, const struct bpfvet_program *p)
 	       !fnmatch(a->glob, bpfvet_program__section(p), 0);
 }
 
+/*
+ * bpfvet's copy of the object, opened for the running kernel as its target
+ * (CO-RE applied against its BTF, .kconfig filled). The kernel side keeps
+ * the plain object: its loader applies CO-RE and externs itself. NULL when
+ * that open fails: bpfvet then verifies the plain object.
+ */
+static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *path)
+{
+	char errbuf[256] = "", cfg[300];
+	struct bpfvet_open_opts oo = {
+		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
+		.errbuf_sz = sizeof(errbuf),
+	};
+	struct bpfvet_object *obj;
+	int err;
+
+	if (a->kernel_only || open_args_apply(&a->open, &oo))
+		return NULL;
+	open_args_target_running(&oo, cfg, sizeof(cfg));
+	err = bpfvet_object__open(path, &oo, &obj);
+	if (!err)
+		return obj;
+	fprintf(stderr, "bpfvet kernel: %s: for bpfvet: %s\n", path,
+		errbuf[0] ? errbuf : strerror(-err));
+	return NULL;
+}
+
 static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
 		      struct krows *rows)
 {
@@ -343,27 +371,30 @@ static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char
 		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
 		.errbuf_sz = sizeof(errbuf),
 	};
-	char cfg[300];
-	struct bpfvet_object *obj;
+	struct bpfvet_object *obj, *vobj;
 	int err;
 
-	if (open_args_apply(&a->open, &oo))
-		return -EINVAL;
-	open_args_target_running(&oo, cfg, sizeof(cfg));
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
 		return err;
 	}
+	vobj = open_for_bpfvet(a, path);
+	if (vobj && bpfvet_object__prog_cnt(vobj) != bpfvet_object__prog_cnt(obj)) {
+		bpfvet_object__close(vobj);
+		vobj = NULL;
+	}
 	/* A program that cannot be run is reported and skipped; the others
 	 * still get their rows, and the exit status says 2 in the end. */
 	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj) && err != -ENOMEM; i++) {
 		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
-		int rc = selected(a, p) ? run_prog(a, k, path, p, rows) : 0;
+		struct bpfvet_program *vp = vobj ? bpfvet_object__prog(vobj, i) : p;
+		int rc = selected(a, p) ? run_prog(a, k, path, p, vp, rows) : 0;
 
 		if (rc && !err)
 			err = rc;
 	}
+	bpfvet_object__close(vobj);
 	bpfvet_object__close(obj);
 	return err;
 }

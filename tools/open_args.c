@@ -98,8 +98,11 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o)
 }
 
 /* The running kernel as the target, for the fields no option set: its BTF,
- * kallsyms, config and version. `bpfvet kernel` compares with this very
- * kernel, so anything else would compare different programs. */
+ * config and version. `bpfvet kernel` compares with this very kernel, so
+ * anything else would compare different programs. Not kallsyms: a strong
+ * ksym missing there would fail the whole object, where the kernel side
+ * refuses only the programs that use it (typeless ksyms are plain
+ * constants to the verifier, any address will do). */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz)
 {
 	struct utsname u;
@@ -107,8 +110,6 @@ void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_
 
 	if (!o->btf_custom_path && !access("/sys/kernel/btf/vmlinux", R_OK))
 		o->btf_custom_path = "/sys/kernel/btf/vmlinux";
-	if (!o->kallsyms_path && !access("/proc/kallsyms", R_OK))
-		o->kallsyms_path = "/proc/kallsyms";
 	if (uname(&u))
 		return;
 	if (!o->kernel_version && sscanf(u.release, "%u.%u.%u", &a, &b, &c) >= 2 && a < 256 &&

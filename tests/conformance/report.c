@@ -114,6 +114,22 @@ static void count_compared(const struct row *r, struct summary *s)
 	}
 }
 
+static void count_scope(const struct row *r, struct summary *s)
+{
+	for (int b = 0; b < SCOPE_CNT; b++) {
+		if (!(r->scope & (1u << b)))
+			continue;
+		s->scope_compared[b]++;
+		if (r->cause != CAUSE_PASS)
+			continue;
+		s->scope_passed[b]++;
+		if (r->kernel.verdict == KV_FAILURE) {
+			s->scope_both_reject[b]++;
+			s->scope_msg_same[b] += r->msg_same == 1;
+		}
+	}
+}
+
 void summary_compute(const struct row *rows, size_t cnt, struct summary *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -133,8 +149,10 @@ void summary_compute(const struct row *rows, size_t cnt, struct summary *s)
 			s->refused++;
 		else if (r->kernel.verdict == KV_NONE)
 			s->no_ref++;
-		if (r->cause != CAUSE_NOT_COMPARED)
+		if (r->cause != CAUSE_NOT_COMPARED) {
 			count_compared(r, s);
+			count_scope(r, s);
+		}
 	}
 }
 
@@ -342,6 +360,47 @@ static void write_summary(FILE *f, const struct summary *s)
 	fprintf(f, "\n%zu passed, %zu failed\n\n", s->passed, s->failed);
 }
 
+/* The figures two issues state their acceptance on (scope.h). */
+static void write_scope(FILE *f, const struct summary *s)
+{
+	static const char *const what[SCOPE_CNT] = {
+		"issue 5: no helper calls beyond map lookups, no subprograms",
+		"issue 6: no BTF-typed kernel objects",
+	};
+
+	fprintf(f, "## In-scope figures\n\n"
+		"Test runs with a kernel verdict, restricted to programs whose features are in\n"
+		"an issue's scope. Each program is classified from its instructions after\n"
+		"loading and from its type (`tests/conformance/scope.c`):\n\n"
+		"- **issue 5**: every call is `bpf_map_lookup_elem` (no other helper, no kfunc,\n"
+		"  no bpf-to-bpf call, no `callx`, no `ld_imm64` of a function: no\n"
+		"  subprograms), and the program is in the issue 6 subset too;\n"
+		"- **issue 6**: no kfunc call (`src_reg` 2), no typed ksym (`ld_imm64` with\n"
+		"  `BPF_PSEUDO_BTF_ID`), no reference to an arena map, no helper that takes or\n"
+		"  returns a BTF-typed pointer or a dynptr (`bpf_skc_to_*`,\n"
+		"  `bpf_get_current_task_btf`, `bpf_per_cpu_ptr`, `bpf_this_cpu_ptr`,\n"
+		"  `bpf_d_path`, `bpf_find_vma`, `bpf_kptr_xchg`, task, inode and cgroup\n"
+		"  storage, `bpf_sock_from_file`, `bpf_task_pt_regs`, `bpf_*_btf`,\n"
+		"  `bpf_ima_*`, the dynptr helpers, `bpf_user_ringbuf_drain`), and a program\n"
+		"  type whose context is not BTF-typed (not tracing, LSM, struct_ops,\n"
+		"  freplace or netfilter). Iterators are kfuncs or tracing programs.\n\n"
+		"A verdict agrees when it equals the kernel's (bpfvet's `unsupported` counts\n"
+		"as a disagreement); the message figure counts the rejections by both where\n"
+		"bpfvet's message is one of the kernel's error lines.\n\n"
+		"| subset | runs compared | same verdict | share | same first message | share |\n"
+		"|---|---:|---:|---:|---:|---:|\n");
+	for (int b = 0; b < SCOPE_CNT; b++) {
+		size_t n = s->scope_compared[b], rej = s->scope_both_reject[b];
+
+		fprintf(f, "| %s | %zu | %zu | %.1f%% | %zu of %zu | %.1f%% |\n", what[b], n,
+			s->scope_passed[b],
+			n ? 100.0 * (double)s->scope_passed[b] / (double)n : 0.0,
+			s->scope_msg_same[b], rej,
+			rej ? 100.0 * (double)s->scope_msg_same[b] / (double)rej : 0.0);
+	}
+	fputc('\n', f);
+}
+
 static void write_cause_table(FILE *f, const struct summary *s, size_t msg_diff)
 {
 	fprintf(f, "## Divergences by cause\n\n| cause | test runs |\n|---|---:|\n");
@@ -493,6 +552,7 @@ int report_write(const char *path, const struct row *rows, size_t cnt,
 	}
 	write_header(f, info);
 	write_summary(f, s);
+	write_scope(f, s);
 	for (size_t i = 0; i < NSECT; i++)
 		if (sections[i].c == CAUSE_PASS)
 			write_cause_table(f, s, g[i].cnt);

@@ -633,6 +633,7 @@ static int run_test(struct runner *rn, const struct obj_ctx *oc, size_t ti, int 
 	r->msg_cnt = sub->msgs.cnt;
 	r->bv_msg_match = -1;
 	r->kernel.msg_match = -1;
+	r->scope = scope_classify(oc->obj, bpfvet_object__prog(oc->obj, ti));
 	if (!r->object || !r->prog)
 		return -ENOMEM;
 	if (skip) {

@@ -13,6 +13,7 @@
 
 #include "bpfvet.h"
 #include "reference.h"
+#include "scope.h"
 
 /* Why a row is what it is. The order is the report's order. */
 enum cause {
@@ -52,6 +53,7 @@ struct row {
 	char *feature;		/* CAUSE_UNSUPPORTED: the feature */
 	int msg_same;		/* both rejected: bpfvet's message is one of the
 				 * kernel's error lines (1/0), else -1 */
+	unsigned int scope;	/* SCOPE_* subsets (scope.h) */
 };
 
 /* Counts for the summary, filled by summary_compute(). */
@@ -82,6 +84,10 @@ struct summary {
 	size_t kern_ann_agree;	/* kernel verdict == annotation (compared rows) */
 	size_t kern_msgs;	/* compared rows with patterns and a known kernel msg match */
 	size_t kern_msgs_ok;
+	/* The in-scope subsets (scope.h), by bit index: compared rows, those
+	 * that agree, rejections by both, with the same first message. */
+	size_t scope_compared[SCOPE_CNT], scope_passed[SCOPE_CNT];
+	size_t scope_both_reject[SCOPE_CNT], scope_msg_same[SCOPE_CNT];
 };
 
 struct report_info {

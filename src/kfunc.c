@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Kernel function (kfunc) calls. The kernel knows a kfunc by its BTF id in
+ * vmlinux and reads its prototype and flags from there; bpfvet knows the
+ * few it models by name, with the prototype written down here, so that
+ * they verify without a target BTF. The loader leaves the index of the
+ * object's extern in imm. Calls to any other kfunc are "unsupported".
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "iter.h"
+#include "object.h"
+#include "verifier.h"
+
+static const struct kfunc_desc kfuncs[] = {
+	/* int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) */
+	{ "bpf_iter_num_new", KFUNC_ITER_NEW, ITER_NUM, 3 },
+	/* int *bpf_iter_num_next(struct bpf_iter_num *it), KF_RET_NULL */
+	{ "bpf_iter_num_next", KFUNC_ITER_NEXT, ITER_NUM, 1 },
+	/* void bpf_iter_num_destroy(struct bpf_iter_num *it) */
+	{ "bpf_iter_num_destroy", KFUNC_ITER_DESTROY, ITER_NUM, 1 },
+};
+
+const struct kfunc_desc *kfunc_lookup(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct bpfvet_program *prog = env->prog;
+	const char *name;
+
+	/* off != 0 names a module's BTF: none of ours live there. */
+	if (insn->src_reg != BPF_PSEUDO_KFUNC_CALL || insn->off || !prog || insn->imm < 0 ||
+	    (size_t)insn->imm >= prog->extern_cnt)
+		return NULL;
+	name = prog->externs[insn->imm].name;
+	for (size_t i = 0; name && i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
+		if (!strcmp(name, kfuncs[i].name))
+			return &kfuncs[i];
+	return NULL;
+}
+
+bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+
+	return k && k->kind == KFUNC_ITER_NEXT;
+}
+
+int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+
+	return k ? k->nargs : -1;
+}
+
+/* Scalar parameters take any scalar; the kernel checks them in argument
+ * order, after the iterator in R1. */
+static int check_scalar_args(struct vet_env *env, const struct kfunc_desc *k)
+{
+	const struct reg_state *regs = cur_regs(env);
+
+	for (int regno = BPF_REG_2; regno <= k->nargs; regno++) {
+		if (regs[regno].type != SCALAR_VALUE) {
+			verbose(env, "R%d is not a scalar\n", regno);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void clobber_caller_saved(struct vet_env *env)
+{
+	struct reg_state *regs = cur_regs(env);
+
+	for (int r = BPF_REG_0; r <= BPF_REG_5; r++) {
+		reg_mark_not_init(&regs[r]);
+		scratch_reg(env, r);
+	}
+}
+
+/* R0 as the prototype's return type says: an int, a read-only pointer to
+ * an int that may be NULL (tied to the iterator's reference), or nothing. */
+static void set_return(struct vet_env *env, const struct kfunc_desc *k, uint32_t ref_obj_id)
+{
+	struct reg_state *r0 = &cur_regs(env)[BPF_REG_0];
+
+	switch (k->kind) {
+	case KFUNC_ITER_NEW:
+		reg_mark_unknown(env, r0);
+		r0->subreg_def = (int32_t)env->insn_idx + 1;
+		break;
+	case KFUNC_ITER_NEXT:
+		reg_mark_ptr(r0, PTR_TO_MEM | MEM_RDONLY | PTR_MAYBE_NULL);
+		r0->mem_size = 4;
+		r0->ref_obj_id = ref_obj_id;
+		r0->id = ++env->id_gen;
+		break;
+	case KFUNC_ITER_DESTROY:
+		break;
+	}
+}
+
+int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t *insn_idx)
+{
+	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+	struct iter_arg it;
+	int err;
+
+	if (!k)
+		return unsupported(env, "kfunc call");
+	env->aux[*insn_idx].is_iter_next = k->kind == KFUNC_ITER_NEXT;
+	err = iter_process_arg(env, k, *insn_idx, &it);
+	if (!err)
+		err = check_scalar_args(env, k);
+	if (err)
+		return err;
+	clobber_caller_saved(env);
+	set_return(env, k, it.ref_obj_id);
+	if (k->kind == KFUNC_ITER_NEXT)
+		return iter_process_next(env, *insn_idx, &it);
+	return 0;
+}
