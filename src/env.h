@@ -405,6 +405,11 @@ struct vet_env {
 
 	/* Bytes the verifier holds for this program (alloc.c). */
 	struct vet_mem mem;
+	/* Freed frames kept with their stack arrays for the next state
+	 * copies (state.c): most frames die and are born by the thousand. */
+#define FRAME_POOL_MAX 64
+	struct func_state *frame_pool[FRAME_POOL_MAX];
+	uint32_t frame_pool_cnt;
 
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */

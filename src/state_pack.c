@@ -98,16 +98,27 @@ int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed)
 	const uint64_t *in = packed;
 
 	for (uint32_t i = 0; i <= st->curframe; i++) {
-		struct func_state *f = vet_malloc(env, sizeof(*f));
-		size_t n;
+		struct func_state *f = frame_take(env);
+		struct stack_slot *old = f ? f->stack : NULL;
+		size_t cap = f ? stack_words(f) : 0, n;
 
 		if (!f)
+			f = vet_malloc(env, sizeof(*f));
+		if (!f) {
+			vet_free(env, old);
 			return -ENOMEM;
+		}
 		in = unpack_words(in, f, FRAME_WORDS);
 		f->stack = NULL;
 		st->frame[i] = f;
 		n = stack_words(f);
-		f->stack = vet_malloc(env, n ? n * WORD : sizeof(struct stack_slot));
+		/* A pooled frame's stack array is reused when it is large enough. */
+		if (old && cap >= n)
+			f->stack = old;
+		else {
+			vet_free(env, old);
+			f->stack = vet_malloc(env, n ? n * WORD : sizeof(struct stack_slot));
+		}
 		if (!f->stack) {
 			/* allocated_stack must not promise what is not there. */
 			f->allocated_stack = 0;

@@ -31,6 +31,8 @@ static inline int bpf_size_bytes(uint8_t code)
 
 /* state.c */
 void frame_free(struct vet_env *env, struct func_state *f);
+struct func_state *frame_take(struct vet_env *env);
+void frame_pool_drain(struct vet_env *env);
 void state_clear(struct vet_env *env, struct vstate *st);
 int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);

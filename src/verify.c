@@ -104,6 +104,7 @@ static void end_pass(struct vet_env *env);
 static void env_free(struct vet_env *env)
 {
 	end_pass(env);
+	frame_pool_drain(env);
 	stack_live_free(env);
 	vet_free(env, env->postorder);
 	vet_free(env, env->aux);
