@@ -80,7 +80,7 @@ bool reg_is_trusted(const struct reg_state *reg)
 void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name)
 {
 	int id = env->targ_btf && name ?
-		 btf__find_by_name_kind(env->targ_btf, name, BTF_KIND_STRUCT) : -1;
+		 btf_index_find(env->targ_index, env->targ_btf, name, BTF_KIND_STRUCT) : -1;
 
 	reg->btf = id > 0 ? env->targ_btf : NULL;
 	reg->btf_id = id > 0 ? (uint32_t)id : 0;
@@ -334,10 +334,11 @@ static int struct_access(struct vet_env *env, const struct reg_state *reg, int o
 
 /* Is `field` of the register's struct listed in `<struct><suffix>` with
  * a pointer to the same type? */
-static bool field_listed(const struct reg_state *reg, const char *field, uint32_t id,
-			 const char *suffix)
+static bool field_listed(const struct vet_env *env, const struct reg_state *reg,
+			 const char *field, uint32_t id, const char *suffix)
 {
 	const struct btf *btf = reg->btf;
+	const struct btf_index *ix = btf == env->targ_btf ? env->targ_index : NULL;
 	const struct btf_type *t = btf__type_by_id(btf, reg->btf_id), *st;
 	const struct btf_member *m;
 	char name[64];
@@ -348,7 +349,7 @@ static bool field_listed(const struct reg_state *reg, const char *field, uint32_
 	n = snprintf(name, sizeof(name), "%s%s", type_name(btf, t), suffix);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		return false;
-	sid = btf__find_by_name_kind(btf, name, (uint32_t)btf_kind(t));
+	sid = btf_index_find(ix, btf, name, (uint32_t)btf_kind(t));
 	st = sid > 0 ? btf__type_by_id(btf, (uint32_t)sid) : NULL;
 	if (!st || !kbtf_is_struct(st))
 		return false;
@@ -378,15 +379,15 @@ static uint32_t walked_trust(const struct vet_env *env, const struct reg_state *
 			     const struct walk *w)
 {
 	uint32_t flag = w->flag;
-	bool rcu_or_null = field_listed(reg, w->field, w->next_id, "__safe_rcu_or_null");
+	bool rcu_or_null = field_listed(env, reg, w->field, w->next_id, "__safe_rcu_or_null");
 
-	if (field_listed(reg, w->field, w->next_id, "__safe_trusted"))
+	if (field_listed(env, reg, w->field, w->next_id, "__safe_trusted"))
 		return flag | PTR_TRUSTED;
-	if (field_listed(reg, w->field, w->next_id, "__safe_trusted_or_null"))
+	if (field_listed(env, reg, w->field, w->next_id, "__safe_trusted_or_null"))
 		return flag | PTR_TRUSTED | PTR_MAYBE_NULL;
 	if (!in_rcu_cs(env) || type_may_be_null(reg->type))
 		return PTR_UNTRUSTED;
-	if (field_listed(reg, w->field, w->next_id, "__safe_rcu"))
+	if (field_listed(env, reg, w->field, w->next_id, "__safe_rcu"))
 		return flag | MEM_RCU;
 	if ((flag & MEM_RCU) || rcu_or_null) {
 		flag |= MEM_RCU | PTR_MAYBE_NULL;
@@ -585,7 +586,8 @@ int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int si
 		verbose(env, "map_ptr access not supported for map type %u\n", reg->map_ptr->type);
 		return -ENOTSUPP_KERNEL;
 	}
-	id = env->targ_btf ? btf__find_by_name_kind(env->targ_btf, tname, BTF_KIND_STRUCT) : -1;
+	id = env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, tname,
+					    BTF_KIND_STRUCT) : -1;
 	if (id <= 0)
 		return unsupported(env, "struct bpf_map access without target BTF");
 	if (!env->allow_ptr_leaks) {

@@ -234,6 +234,7 @@ int btf_ctx_init(struct vet_env *env)
 	int id;
 
 	env->targ_btf = prog->obj ? prog->obj->targ_btf : NULL;
+	env->targ_index = prog->obj ? prog->obj->targ_index : NULL;
 	btf = env->targ_btf;
 	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !env->gpl) {
 		verbose(env, "struct ops programs must have a GPL compatible license\n");
@@ -246,7 +247,8 @@ int btf_ctx_init(struct vet_env *env)
 		return unsupported(env, "BTF program without an attach target");
 	if (env->expected_attach_type == BPF_TRACE_ITER && !iter_target_known(env))
 		return unsupported(env, "iterator target context");
-	id = kbtf_attach_find(btf, prog->attach_target, env->expected_attach_type);
+	id = kbtf_attach_find(btf, env->targ_index, prog->attach_target,
+			      env->expected_attach_type);
 	if (id < 0)
 		return unsupported(env, "attach target not in the target BTF");
 	a->btf_id = (uint32_t)id;

@@ -84,7 +84,7 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	if (func_id == HELPER_KPTR_XCHG)
 		return unsupported(env, "kptr exchange of a BTF pointer");
 	need_id = meta->arg_btf_id ? (int)meta->arg_btf_id : env->targ_btf ?
-		  btf__find_by_name_kind(env->targ_btf, need, BTF_KIND_STRUCT) : -1;
+		  btf_index_find(env->targ_index, env->targ_btf, need, BTF_KIND_STRUCT) : -1;
 	if (!reg->btf || reg->btf != env->targ_btf || need_id <= 0)
 		return unsupported(env, "BTF-typed helper argument without target BTF");
 	if (!btf_struct_ids_match(env, reg->btf, reg->btf_id, reg->off, (uint32_t)need_id,
@@ -111,8 +111,8 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 			fn->name, fn->id);
 		return -EINVAL;
 	}
-	id = env->targ_btf ? btf__find_by_name_kind(env->targ_btf, fn->ret_btf,
-						    BTF_KIND_STRUCT) : -1;
+	id = env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, fn->ret_btf,
+					    BTF_KIND_STRUCT) : -1;
 	if (id <= 0)
 		return unsupported(env, "BTF-typed helper return value without target BTF");
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | flag);

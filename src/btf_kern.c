@@ -11,6 +11,7 @@
 
 #include <bpf/btf.h>
 
+#include "btf_index.h"
 #include "btf_kern.h"
 #include "uapi.h"
 
@@ -166,7 +167,8 @@ static void attach_prefix(uint32_t attach_type, const char **prefix, int *kind)
 	}
 }
 
-int kbtf_attach_find(const struct btf *btf, const char *target, uint32_t attach_type)
+int kbtf_attach_find(const struct btf *btf, const struct btf_index *ix, const char *target,
+		     uint32_t attach_type)
 {
 	static const char vmlinux[] = "vmlinux";
 	const char *prefix, *colon = strchr(target, ':');
@@ -183,11 +185,12 @@ int kbtf_attach_find(const struct btf *btf, const char *target, uint32_t attach_
 	n = snprintf(name, sizeof(name), "%s%s", prefix, target);
 	if (n < 0 || (size_t)n >= sizeof(name))
 		return -ENAMETOOLONG;
-	n = btf__find_by_name_kind(btf, name, kind);
+	n = btf_index_find(ix, btf, name, kind);
 	return n == -ENOENT ? -ESRCH : n;
 }
 
-int kbtf_find_essential(const struct btf *btf, const char *name, int kind)
+int kbtf_find_essential(const struct btf *btf, const struct btf_index *ix, const char *name,
+			int kind)
 {
 	const char *flavor = strstr(name, "___");
 	char buf[256];
@@ -199,6 +202,6 @@ int kbtf_find_essential(const struct btf *btf, const char *name, int kind)
 			return -ENOENT;
 		name = buf;
 	}
-	n = btf__find_by_name_kind(btf, name, (uint32_t)kind);
+	n = btf_index_find(ix, btf, name, (uint32_t)kind);
 	return n > 0 ? n : -ENOENT;
 }

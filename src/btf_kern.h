@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct btf;
+struct btf_index;	/* btf_index.h: the name index of `btf`, or NULL */
 struct btf_type;
 
 /* The kernel's name of a kind ("STRUCT", "PTR", ...), "UNKN" if unknown. */
@@ -50,11 +51,13 @@ const struct btf_type *kbtf_resolve_size(const struct btf *btf, const struct btf
 
 /* Id of the type of kind `kind` named as `name` without its ___flavor
  * suffix, as the kernel matches program types to its own; -ENOENT. */
-int kbtf_find_essential(const struct btf *btf, const char *name, int kind);
+int kbtf_find_essential(const struct btf *btf, const struct btf_index *ix, const char *name,
+			int kind);
 
 /* BTF id of the attach target named in a section ("vmlinux:" prefix
  * allowed) for an expected attach type: -ESRCH when absent (modules are
  * not searched), -ENAMETOOLONG for a name libbpf would refuse. */
-int kbtf_attach_find(const struct btf *btf, const char *target, uint32_t attach_type);
+int kbtf_attach_find(const struct btf *btf, const struct btf_index *ix, const char *target,
+		     uint32_t attach_type);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "alloc.h"
+#include "btf_index.h"
 #include "bpfvet.h"
 #include "log.h"
 #include "object.h"
@@ -344,6 +345,7 @@ struct vet_env {
 	const struct bpfvet_program *prog;
 	/* Target kernel BTF, NULL when none was given at open. */
 	const struct btf *targ_btf;
+	const struct btf_index *targ_index;	/* its name index, or NULL */
 	struct attach_info attach;
 	const struct bpfvet_insn *insns;
 	uint32_t insn_cnt;

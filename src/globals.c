@@ -155,7 +155,8 @@ static int trusted_arg(struct vet_env *env, const struct btf *btf, const struct 
 	if (!env->targ_btf)
 		return unsupported(env, "trusted BTF argument of a global function without target BTF");
 	name = pointee ? btf__name_by_offset(btf, pointee->name_off) : NULL;
-	id = name && name[0] ? kbtf_find_essential(env->targ_btf, name, btf_kind(pointee)) :
+	id = name && name[0] ? kbtf_find_essential(env->targ_btf, env->targ_index, name,
+							btf_kind(pointee)) :
 	     -ENOENT;
 	if (id < 0) {
 		verbose(env, "arg#%d reference type('%s %s') has no matches\n", i,

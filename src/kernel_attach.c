@@ -31,7 +31,7 @@ static int attach_btf(struct kload *kl, const struct btf *vmlinux)
 		return kload_refuse(kl, -EINVAL,
 				    "prog '%s': no BTF-based attach target in section name '%s'",
 				    prog->name, prog->sec_name);
-	id = kbtf_attach_find(vmlinux, prog->attach_target, kl->expected_attach_type);
+	id = kbtf_attach_find(vmlinux, NULL, prog->attach_target, kl->expected_attach_type);
 	if (id < 0)
 		return kload_refuse(kl, id,
 				    "prog '%s': failed to find kernel BTF type ID of '%s': %d",

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_index.h"
 #include "loader.h"
 #include "progtype.h"
 
@@ -81,6 +82,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 		maps_free_one(&obj->maps[i]);
 	free(obj->maps);
 	btf__free(obj->btf);
+	btf_index_free(obj->targ_index);
 	btf__free(obj->targ_btf);
 	free(obj->btf_data);
 	free(obj->btf_ext_data);
@@ -269,6 +271,8 @@ static int open_copy(void *buf, size_t size, const char *name,
 		/* The verifier reads it too: the object keeps it. */
 		obj->targ_btf = ld.targ_btf;
 		ld.targ_btf = NULL;
+		if (obj->targ_btf)
+			obj->targ_index = btf_index_build(obj->targ_btf);
 	}
 	loader_free(&ld);
 	if (err) {

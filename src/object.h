@@ -203,6 +203,8 @@ struct bpfvet_object {
 	 * for the verifier: attach targets and the types of BTF pointers.
 	 * NULL when none was given. */
 	struct btf *targ_btf;
+	/* Its name index (btf_index.c), NULL without target or memory. */
+	struct btf_index *targ_index;
 	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
 	 * and offsets, extern sections and hidden functions fixed up), and
 	 * the raw .BTF.ext bytes (NULL when absent or malformed). */

@@ -252,10 +252,10 @@ static void test_kern_helpers(struct test_ctx *t)
 	CHECK_INT(t, rs.nelems, 4);
 	CHECK_INT(t, rs.elem_id, ids.inner);
 	CHECK(t, !kbtf_resolve_size(b, btf__type_by_id(b, ids.proto), &rs));
-	CHECK_INT(t, kbtf_attach_find(b, "fake", BPF_TRACE_RAW_TP), ids.tp_typedef);
-	CHECK_INT(t, kbtf_attach_find(b, "vmlinux:do_fake", BPF_TRACE_FENTRY), ids.func);
-	CHECK_INT(t, kbtf_attach_find(b, "mod:do_fake", BPF_TRACE_FENTRY), -ESRCH);
-	CHECK_INT(t, kbtf_attach_find(b, "do_fake", BPF_LSM_MAC), -ESRCH);
+	CHECK_INT(t, kbtf_attach_find(b, NULL, "fake", BPF_TRACE_RAW_TP), ids.tp_typedef);
+	CHECK_INT(t, kbtf_attach_find(b, NULL, "vmlinux:do_fake", BPF_TRACE_FENTRY), ids.func);
+	CHECK_INT(t, kbtf_attach_find(b, NULL, "mod:do_fake", BPF_TRACE_FENTRY), -ESRCH);
+	CHECK_INT(t, kbtf_attach_find(b, NULL, "do_fake", BPF_LSM_MAC), -ESRCH);
 	btf__free(b);
 }
 
