@@ -19,13 +19,7 @@ statistics with the time masked).
 MODE prune: only the pruning lines ("N: safe", "from A to B: safe") and
 the "mark_precise:" lines, in order.
 
-One difference is known and skipped in both modes: the kernel checks the
-main program's BTF prototype as it checks a global function's and, before
-the first instruction, prints what it finds wrong ("Global function F()
-doesn't return scalar. Only those are supported." for the selftests'
-`__naked void f(void)`, "arg#0 reference type('UNKNOWN ') size cannot be
-determined: -22" for a `void *` context); bpfvet does not print these for
-the main program (verifier setup, src/globals.c and src/verify.c). Every other difference must be listed in
+Every difference must be listed in
 EXCEPTIONS with the first differing line; an exception that no longer
 matches (fixed, or another difference) fails the check too.
 
@@ -50,12 +44,6 @@ DIRS = ('build/corpus/verifier', 'build/corpus/progs')
 # selection, to keep the fixture small; few are.
 MAX_INSNS = 4000
 END = '<end of log>'
-# The kernel's check of the main program's BTF prototype (a global
-# function's checks, run on the main program to decide whether its BTF is
-# reliable): bpfvet does not print these messages for the main program.
-GLOBAL_RET = re.compile(r"^(Global function .*\(\) doesn't return scalar\. "
-                        r"Only those are supported\.|"
-                        r"arg#[0-9]+ reference type\('.*'\) size cannot be determined: -?[0-9]+)$")
 PRUNE = re.compile(r'^([0-9]+|from [0-9]+ to [0-9]+( \(speculative execution\))?): safe$')
 
 
@@ -209,18 +197,6 @@ def read_fixture(fixture):
 
 # ---------------------------------------------------------------- compare
 
-def drop_known(klines, vlines):
-    """The kernel's messages about the main program's BTF prototype, before
-    the first instruction: dropped when bpfvet printed none of them."""
-    head = 0
-    while head < len(klines) and not re.match(r'^[0-9]+: ', klines[head]):
-        head += 1
-    if any(GLOBAL_RET.match(line) for line in vlines[:head + 1]):
-        return klines, False
-    kept = [line for line in klines[:head] if not GLOBAL_RET.match(line)] + klines[head:]
-    return kept, len(kept) != len(klines)
-
-
 def view(mode, lines):
     if mode == 'prune':
         return [line for line in lines if PRUNE.match(line) or line.startswith('mark_precise:')]
@@ -261,21 +237,17 @@ class Tally:
     def __init__(self, mode):
         self.mode = mode
         self.progs = self.lines = self.equal = self.known = self.bad = 0
-        self.global_ret = 0
 
     def line(self):
         return ('%s: %d programs, %d lines compared; %d equal, %d known exceptions, '
-                '%d failures; %d with the known "Global function" line skipped' %
-                (self.mode, self.progs, self.lines, self.equal, self.known, self.bad,
-                 self.global_ret))
+                '%d failures' %
+                (self.mode, self.progs, self.lines, self.equal, self.known, self.bad))
 
 
 def compare_one(t, key, klines, vlines, exc, used):
-    klines, dropped = drop_known(klines, vlines)
     klines, vlines = view(t.mode, klines), view(t.mode, vlines)
     t.progs += 1
     t.lines += len(klines)
-    t.global_ret += dropped
     d = first_diff(klines, vlines)
     ekey = (t.mode,) + key
     want = exc.get(ekey)

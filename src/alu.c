@@ -90,6 +90,7 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 	}
 	if (dst->type != SCALAR_VALUE) {
 		/* Privileged pointer: the result is just a number. */
+		scratch_reg(env, insn->dst_reg);
 		return check_reg_arg(env, insn->dst_reg, DST_OP);
 	}
 	err = check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);

@@ -162,6 +162,7 @@ static void mark_ptr_not_null(const struct vet_env *env, struct reg_state *reg)
 		if (inner) {
 			reg->type = CONST_PTR_TO_MAP;
 			reg->map_ptr = inner;
+			reg->map_meta = true;
 			if (map_has_timer_or_wq(env, inner))
 				reg->map_uid = reg->id;
 		} else if (map->type == BPF_MAP_TYPE_XSKMAP) {
@@ -349,12 +350,18 @@ static bool reg_not_null(const struct reg_state *reg)
 
 	if (type_may_be_null(t))
 		return false;
+	/* A non-NULL base with an unbounded offset may still wrap to 0. */
+	if (reg->b.smin <= -BPF_MAX_VAR_OFF || reg->b.smax >= BPF_MAX_VAR_OFF)
+		return false;
 	switch (base_type(t)) {
 	case PTR_TO_SOCKET:
 	case PTR_TO_TCP_SOCK:
+	case PTR_TO_XDP_SOCK:
+	case PTR_TO_BUF:
 	case PTR_TO_MAP_VALUE:
 	case PTR_TO_MAP_KEY:
 	case PTR_TO_SOCK_COMMON:
+	case CONST_PTR_TO_MAP:
 		return true;
 	case PTR_TO_MEM:
 		/* Untrusted memory read from a kernel struct may be NULL. */

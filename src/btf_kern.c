@@ -21,13 +21,13 @@
 const char *kbtf_kind_str(const struct btf_type *t)
 {
 	static const char *const names[] = {
-		"UNKN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD",
+		"UNKNOWN", "INT", "PTR", "ARRAY", "STRUCT", "UNION", "ENUM", "FWD",
 		"TYPEDEF", "VOLATILE", "CONST", "RESTRICT", "FUNC", "FUNC_PROTO",
 		"VAR", "DATASEC", "FLOAT", "DECL_TAG", "TYPE_TAG", "ENUM64",
 	};
 	unsigned int k = t ? btf_kind(t) : 0;
 
-	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "UNKN";
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "UNKNOWN";
 }
 
 const char *kbtf_name(const struct btf *btf, uint32_t id)

@@ -166,6 +166,7 @@ static void set_map_reg(struct reg_state *reg, uint32_t type, const struct reg_s
 	reg_mark_ptr(reg, type);
 	reg->map_ptr = map->map_ptr;
 	reg->map_uid = map->map_uid;
+	reg->map_meta = map->map_meta;
 }
 
 static bool map_iterable(const struct bpfvet_map *map)

@@ -117,6 +117,9 @@ struct reg_state {
 		struct {	/* maps */
 			const struct bpfvet_map *map_ptr;
 			uint32_t map_uid;
+			/* Inner map of a map-in-map lookup: the kernel points to
+			 * the inner map's template, which has no name. */
+			bool map_meta;
 		};
 		struct {	/* PTR_TO_BTF_ID */
 			const void *btf;

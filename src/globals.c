@@ -46,18 +46,6 @@ static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint
 	return t;
 }
 
-static const char *btf_kind_str(const struct btf_type *t)
-{
-	static const char *const names[] = {
-		"unknown", "int", "ptr", "array", "struct", "union", "enum", "fwd",
-		"typedef", "volatile", "const", "restrict", "func", "func_proto", "var",
-		"datasec", "float", "decl_tag", "type_tag", "enum64",
-	};
-	unsigned int k = btf_kind(t);
-
-	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "unknown";
-}
-
 /* "arg:..." decl tags on parameter `arg` of function `func_id`. */
 static int arg_tags(struct vet_env *env, const struct btf *btf, uint32_t func_id,
 		    int arg, bool is_global, uint32_t *tags)
@@ -139,7 +127,9 @@ static bool is_ctx_type(const struct vet_env *env, const struct btf *btf,
 	const char *name = pointee ? btf__name_by_offset(btf, pointee->name_off) : NULL;
 	const char *want = ctx_struct_name(env->prog_type);
 
-	if (!name || !want)
+	/* Only a complete struct can be the context: a forward declaration
+	 * (struct pt_regs never defined) is plain memory of unknown size. */
+	if (!name || !want || !(btf_is_struct(pointee) || btf_is_union(pointee)))
 		return false;
 	if (!strcmp(name, want))
 		return true;
@@ -225,7 +215,7 @@ static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t fun
 	size = btf__resolve_size(btf, pid);
 	if (size < 0) {
 		verbose(env, "arg#%d reference type('%s %s') size cannot be determined: %lld\n",
-			i, btf_kind_str(pointee), btf__name_by_offset(btf, pointee->name_off),
+			i, kbtf_kind_str(pointee), btf__name_by_offset(btf, pointee->name_off),
 			(long long)size);
 		return -EINVAL;
 	}
@@ -235,12 +225,16 @@ static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t fun
 	return 0;
 }
 
-/* Argument kinds of subprogram `sub` from its BTF prototype. */
-static int prepare_args(struct vet_env *env, uint32_t sub, struct garg *args, int *cnt)
+static bool returns_scalar(const struct btf *btf, uint32_t func_id);
+
+/* Argument kinds of subprogram `sub` from its BTF prototype; `is_global`
+ * says whether problems are worth a message (only global functions need a
+ * usable prototype). */
+static int prepare_args_as(struct vet_env *env, uint32_t sub, bool is_global,
+			   struct garg *args, int *cnt)
 {
 	const struct btf *btf = prog_btf(env);
 	uint32_t func_id = env->subprogs[sub].btf_func_id;
-	bool is_global = env->subprogs[sub].is_global;
 	const struct btf_type *fn, *proto;
 	const struct btf_param *params;
 	int n, err;
@@ -257,6 +251,12 @@ static int prepare_args(struct vet_env *env, uint32_t sub, struct garg *args, in
 			verbose(env, "Function %s has %d > 5 args\n", env->subprogs[sub].name, n);
 		return -EINVAL;
 	}
+	if (!returns_scalar(btf, func_id)) {
+		if (is_global)
+			verbose(env, "Global function %s() doesn't return scalar. Only those are supported.\n",
+				btf__name_by_offset(btf, fn->name_off));
+		return -EINVAL;
+	}
 	params = btf_params(proto);
 	for (int i = 0; i < n; i++) {
 		err = classify_arg(env, btf, func_id, &params[i], i, is_global, &args[i]);
@@ -265,6 +265,40 @@ static int prepare_args(struct vet_env *env, uint32_t sub, struct garg *args, in
 	}
 	*cnt = n;
 	return 0;
+}
+
+static int prepare_args(struct vet_env *env, uint32_t sub, struct garg *args, int *cnt)
+{
+	return prepare_args_as(env, sub, env->subprogs[sub].is_global, args, cnt);
+}
+
+/*
+ * The main program's BTF prototype is checked like a global function's
+ * when the object has func_info (it is one): whatever it says about the
+ * prototype goes to the log, and a prototype other than (ctx) makes its
+ * BTF unreliable for calls. The verdict does not depend on it.
+ */
+static bool main_is_global(const struct vet_env *env)
+{
+	const struct bpfvet_program *p = env->prog;
+
+	for (size_t j = 0; j < p->subprog_cnt; j++)
+		if (p->subprogs[j].start == env->subprogs[0].start)
+			return p->subprogs[j].global;
+	return false;
+}
+
+void check_main_prototype(struct vet_env *env)
+{
+	struct garg args[5];
+	int cnt = 0, err;
+
+	if (!prog_btf(env) || !env->prog->func_info_cnt || !env->subprogs[0].btf_func_id ||
+	    env->prog_type == BPF_PROG_TYPE_EXT)
+		return;
+	err = prepare_args_as(env, 0, main_is_global(env), args, &cnt);
+	if (err || cnt != 1 || args[0].kind != GARG_CTX)
+		env->subprogs[0].unreliable = true;
 }
 
 static int check_mem_arg(struct vet_env *env, struct reg_state *reg, uint32_t regno,

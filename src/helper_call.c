@@ -293,6 +293,7 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 		}
 		meta->map_ptr = reg->map_ptr;
 		meta->map_uid = reg->map_uid;
+		meta->map_meta = reg->map_meta;
 		return 0;
 	case ARG_PTR_TO_MAP_KEY:
 		if (!meta->map_ptr) {
@@ -493,6 +494,7 @@ static int set_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		reg_mark_ptr(r0, PTR_TO_MAP_VALUE | flag);
 		r0->map_ptr = meta->map_ptr;
 		r0->map_uid = meta->map_uid;
+		r0->map_meta = meta->map_meta;
 		if (!(flag & PTR_MAYBE_NULL) && map_has_spin_lock(env, meta->map_ptr))
 			r0->id = ++env->id_gen;
 		return 0;

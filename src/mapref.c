@@ -122,6 +122,7 @@ int check_ld_imm(struct vet_env *env, const struct bpfvet_insn *insn)
 	}
 	map = insn_map(env, env->insn_idx);
 	dst->map_ptr = map;
+	dst->map_meta = false;
 	if (insn->src_reg == BPF_PSEUDO_MAP_VALUE) {
 		if (map->type == BPF_MAP_TYPE_ARENA) {
 			reg_mark_unknown(env, dst);

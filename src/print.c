@@ -62,7 +62,7 @@ static void print_ptr_fields(struct vet_env *env, const struct reg_state *reg)
 	if (t & NON_OWN_REF)
 		field(env, &first, "non_own_ref");
 	if (reg_type_is_map(t) && reg->map_ptr) {
-		if (reg->map_ptr->name && reg->map_ptr->name[0]) {
+		if (reg->map_ptr->name && reg->map_ptr->name[0] && !reg->map_meta) {
 			/* The kernel keeps BPF_OBJ_NAME_LEN - 1 characters. */
 			field(env, &first, "map=");
 			verbose(env, "%.15s", reg->map_ptr->name);

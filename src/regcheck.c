@@ -27,13 +27,7 @@ int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t)
 		return -EACCES;
 	}
 	if (t == DST_OP)
-		/* Keep the known bits, forget the ranges that contradict them. */
-	{
-		struct tnum keep = reg->b.var_off;
-
-		bounds_unknown(&reg->b);
-		reg->b.var_off = keep;
-	}
+		reg_mark_unknown(env, reg);
 	return 0;
 }
 

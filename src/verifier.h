@@ -243,6 +243,7 @@ int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg,
 struct call_meta {
 	const struct bpfvet_map *map_ptr;
 	uint32_t map_uid;
+	bool map_meta;
 	uint32_t ref_obj_id;
 	uint32_t release_regno;
 	uint32_t subprogno;
@@ -274,6 +275,7 @@ int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
 /* globals.c */
 int check_subprog_call_args(struct vet_env *env, uint32_t sub, struct reg_state *regs);
 int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f);
+void check_main_prototype(struct vet_env *env);
 int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 

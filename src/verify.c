@@ -127,6 +127,7 @@ static int init_entry_state(struct vet_env *env, uint32_t subprog)
 	frame_init(env, f, -1, 0, subprog);
 	scratch_all(env);
 	if (!subprog) {
+		check_main_prototype(env);
 		reg_mark_ptr(&f->regs[BPF_REG_1], PTR_TO_CTX);
 		return 0;
 	}

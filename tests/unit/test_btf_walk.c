@@ -239,7 +239,7 @@ static void test_kern_helpers(struct test_ctx *t)
 	if (!b)
 		return;
 	CHECK_STR(t, kbtf_kind_str(btf__type_by_id(b, ids.fake)), "STRUCT");
-	CHECK_STR(t, kbtf_kind_str(btf__type_by_id(b, 0)), "UNKN");
+	CHECK_STR(t, kbtf_kind_str(btf__type_by_id(b, 0)), "UNKNOWN");
 	CHECK_STR(t, kbtf_name(b, ids.fake), "fake");
 	CHECK_STR(t, kbtf_name(b, 999999), "");
 	/* Typedefs are skipped like the other modifiers. */
