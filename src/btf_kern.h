@@ -19,7 +19,7 @@ struct btf;
 struct btf_type;
 struct bpfvet_program;
 
-/* The kernel's name of a kind ("STRUCT", "PTR", ...), "UNKN" if unknown. */
+/* The kernel's name of a kind ("STRUCT", "PTR", ...), "UNKNOWN" if unknown. */
 const char *kbtf_kind_str(const struct btf_type *t);
 
 /* Name of type `id`, "" when it has none or the id is bad. */
