@@ -12,6 +12,18 @@
 
 #include "verifier.h"
 
+/* A new pending path goes on top, into the unpacked window. */
+static void link_pending(struct vet_env *env, struct stack_elem *elem)
+{
+	elem->next = env->head;
+	if (env->head)
+		env->head->prev = elem;
+	env->head = elem;
+	env->stack_size++;
+	if (!env->unpacked_cnt++)
+		env->pack_edge = elem;
+}
+
 struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 			  uint32_t prev_insn_idx, bool speculative)
 {
@@ -24,9 +36,7 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->insn_idx = insn_idx;
 	elem->prev_insn_idx = prev_insn_idx;
 	elem->log_pos = (uint32_t)log_pos(&env->log);
-	elem->next = env->head;
-	env->head = elem;
-	env->stack_size++;
+	link_pending(env, elem);
 	if (state_copy(env, &elem->st, env->cur)) {
 		env->err = -ENOMEM;
 		return NULL;
@@ -57,9 +67,7 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->insn_idx = insn_idx;
 	elem->prev_insn_idx = prev_insn_idx;
 	elem->log_pos = (uint32_t)log_pos(&env->log);
-	elem->next = env->head;
-	env->head = elem;
-	env->stack_size++;
+	link_pending(env, elem);
 	if (env->stack_size > COMPLEXITY_LIMIT_JMP_SEQ) {
 		verbose(env, "The sequence of %u jumps is too complex for async cb.\n",
 			env->stack_size);
@@ -76,24 +84,56 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 	return &elem->st;
 }
 
+/* How many of the newest pending paths stay unpacked. Depth-first, the
+ * newest are resumed soon (packing them would be wasted time), while the
+ * older ones wait: only those are packed, once each. */
+#define PACK_WINDOW 256
+
+/* Packs the paths that fell out of the window. Called between
+ * instructions: nothing writes to a queued path until it resumes. */
+static int pack_old_paths(struct vet_env *env)
+{
+	while (env->unpacked_cnt > PACK_WINDOW) {
+		struct stack_elem *e = env->pack_edge;
+		int err = state_pack(env, &e->st, &e->packed);
+
+		if (err)
+			return err;
+		env->pack_edge = e->prev;
+		env->unpacked_cnt--;
+	}
+	return 0;
+}
+
 /* Resumes the most recent pending path. Returns -ENOENT when none is left. */
 static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 		     uint32_t *insn_idx, bool pop_log)
 {
 	struct stack_elem *head = env->head;
-	int err;
 
 	if (!head)
 		return -ENOENT;
-	err = state_copy(env, env->cur, &head->st);
-	if (err)
-		return err;
+	/* The pending state becomes the current one: its frames, stacks and
+	 * history change owner instead of being copied and freed. */
+	if (!head->packed && !--env->unpacked_cnt)
+		env->pack_edge = NULL;
+	state_clear(env, env->cur);
+	*env->cur = head->st;
+	if (head->packed) {
+		int err = state_unpack(env, env->cur, head->packed);
+
+		vet_free(env, head->packed);
+		head->packed = NULL;
+		if (err)
+			return err;
+	}
 	if (pop_log)
 		log_rewind(&env->log, head->log_pos);
 	*insn_idx = head->insn_idx;
 	*prev_insn_idx = head->prev_insn_idx;
 	env->head = head->next;
-	state_clear(env, &head->st);
+	if (env->head)
+		env->head->prev = NULL;
 	vet_free(env, head);
 	env->stack_size--;
 	return 0;
@@ -106,9 +146,12 @@ void free_pending_paths(struct vet_env *env)
 
 		env->head = e->next;
 		state_clear(env, &e->st);
+		vet_free(env, e->packed);
 		vet_free(env, e);
 	}
 	env->stack_size = 0;
+	env->unpacked_cnt = 0;
+	env->pack_edge = NULL;
 }
 
 static int check_reserved_call(struct vet_env *env, const struct bpfvet_insn *insn)
@@ -446,6 +489,9 @@ int do_check(struct vet_env *env)
 			print_from = true;
 			continue;
 		}
+		err = pack_old_paths(env);
+		if (err)
+			return err;
 		env->insn_idx++;
 	}
 	return 0;

@@ -280,7 +280,11 @@ struct stack_elem {
 	uint32_t insn_idx;
 	uint32_t prev_insn_idx;
 	struct stack_elem *next;
+	struct stack_elem *prev;	/* the one pushed after it, or NULL */
 	uint32_t log_pos;	/* level-1 log rewinding point */
+	/* st's frames, packed (state_pack.c) once the instruction that
+	 * queued the path is over; st.frame[] is empty then. */
+	uint64_t *packed;
 };
 
 /* Stored checkpoint with its cache bookkeeping. */
@@ -369,6 +373,10 @@ struct vet_env {
 	struct vstate *cur;
 	struct stack_elem *head;
 	uint32_t stack_size;
+	/* The newest pending paths are kept unpacked (check.c): how many,
+	 * and the oldest of them. */
+	uint32_t unpacked_cnt;
+	struct stack_elem *pack_edge;
 	uint32_t id_gen;
 	uint32_t insn_idx;
 	uint32_t prev_insn_idx;
@@ -400,6 +408,11 @@ struct vet_env {
 
 	/* Bytes the verifier holds for this program (alloc.c). */
 	struct vet_mem mem;
+	/* Freed frames kept with their stack arrays for the next state
+	 * copies (state.c): most frames die and are born by the thousand. */
+#define FRAME_POOL_MAX 64
+	struct func_state *frame_pool[FRAME_POOL_MAX];
+	uint32_t frame_pool_cnt;
 
 	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
 	int err;		/* first fatal error (negative errno) */

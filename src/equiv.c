@@ -179,6 +179,24 @@ static bool special_slot_safe(const struct vet_env *env, const struct stack_slot
 	}
 }
 
+/* An old slot none of whose bytes the comparison below would look at
+ * (invalid, or misc when uninitialized stack may be read): skipped as a
+ * whole, the common case after dead slots are cleaned. */
+static bool slot_is_blank(const struct vet_env *env, const struct stack_slot *s)
+{
+	uint64_t types;
+
+	memcpy(&types, s->slot_type, sizeof(types));
+	if (!types)
+		return true;
+	if (!env->allow_uninit_stack)
+		return false;
+	for (int b = 0; b < BPF_REG_SIZE; b++)
+		if (s->slot_type[b] != STACK_INVALID && s->slot_type[b] != STACK_MISC)
+			return false;
+	return true;
+}
+
 static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 		      const struct func_state *cur, struct idmap *m,
 		      enum exact_level exact)
@@ -192,6 +210,10 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 		const struct reg_state *o_sc, *c_sc;
 		uint8_t ot = os->slot_type[b];
 
+		if (!b && exact == NOT_EXACT && slot_is_blank(env, os)) {
+			i += BPF_REG_SIZE - 1;
+			continue;
+		}
 		if (exact != NOT_EXACT &&
 		    (i >= cur->allocated_stack || ot != cur->stack[spi].slot_type[b]))
 			return false;

@@ -414,22 +414,21 @@ static bool mark_in_parent(struct vet_env *env, struct vstate *st, struct backtr
 	for (int fr = (int)bt->frame; fr >= 0; fr--) {
 		struct func_state *f = st->frame[fr];
 
-		for (uint32_t r = 0; r < 32; r++) {
+		/* Only the set bits, lowest first. */
+		for (uint32_t want = bt->regs[fr]; want; want &= want - 1) {
+			uint32_t r = (uint32_t)__builtin_ctz(want);
 			struct reg_state *reg;
 
-			if (!bt_is_frame_reg_set(bt, (uint32_t)fr, r))
-				continue;
 			reg = &f->regs[r];
 			if (reg->type != SCALAR_VALUE || reg->precise)
 				bt_clear_frame_reg(bt, (uint32_t)fr, r);
 			else
 				reg->precise = changed = true;
 		}
-		for (uint32_t s = 0; s < 64; s++) {
+		for (uint64_t want = bt->slots[fr]; want; want &= want - 1) {
+			uint32_t s = (uint32_t)__builtin_ctzll(want);
 			struct stack_slot *slot;
 
-			if (!bt_is_frame_slot_set(bt, (uint32_t)fr, s))
-				continue;
 			if (s >= (uint32_t)f->allocated_stack / BPF_REG_SIZE) {
 				bt_clear_frame_slot(bt, (uint32_t)fr, s);
 				continue;
@@ -567,7 +566,7 @@ int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi)
 {
 	struct backtrack bt = { .frame = env->cur->curframe };
 
-	if (spi < 0 || !env->bpf_capable || (env->opts_off & BPFVET_NO_PRECISION))
+	if (spi < 0 || !env->bpf_capable || (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
 		return 0;
 	bt_set_frame_slot(&bt, frameno, (uint32_t)spi);
 	env->cur->insn_idx = env->insn_idx;

@@ -6,8 +6,10 @@
  * and several steps are not idempotent in combination.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "scalar.h"
+
 #include "scalar_impl.h"
 
 void bounds_mark_unbounded(struct bounds *b)
@@ -296,9 +298,16 @@ static void tnum_from_ranges(struct bounds *b)
 void bounds_sync(struct bounds *b)
 {
 	bounds_tighten_from_tnum(b);
-	deduce(b);
-	deduce(b);
-	deduce(b);
+	/* Three rounds, as the kernel does; deduce() depends on the bounds
+	 * alone, so once a round changes nothing the next ones would not
+	 * either. */
+	for (int round = 0; round < 3; round++) {
+		struct bounds before = *b;
+
+		deduce(b);
+		if (!memcmp(&before, b, sizeof(before)))
+			break;
+	}
 	tnum_from_ranges(b);
 	bounds_tighten_from_tnum(b);
 }

@@ -14,8 +14,29 @@ void frame_free(struct vet_env *env, struct func_state *f)
 {
 	if (!f)
 		return;
+	if (env->frame_pool_cnt < FRAME_POOL_MAX) {
+		env->frame_pool[env->frame_pool_cnt++] = f;
+		return;
+	}
 	vet_free(env, f->stack);
 	vet_free(env, f);
+}
+
+/* A frame from the pool, its contents stale: its stack array holds at
+ * least allocated_stack bytes. NULL when the pool is empty. */
+struct func_state *frame_take(struct vet_env *env)
+{
+	return env->frame_pool_cnt ? env->frame_pool[--env->frame_pool_cnt] : NULL;
+}
+
+void frame_pool_drain(struct vet_env *env)
+{
+	while (env->frame_pool_cnt) {
+		struct func_state *f = env->frame_pool[--env->frame_pool_cnt];
+
+		vet_free(env, f->stack);
+		vet_free(env, f);
+	}
 }
 
 static int frame_copy(struct vet_env *env, struct func_state *dst, const struct func_state *src)
@@ -71,6 +92,8 @@ int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src
 	}
 	for (i = 0; i <= src->curframe; i++) {
 		frames[i] = dst->frame[i];
+		if (!frames[i])
+			frames[i] = frame_take(env);
 		if (!frames[i]) {
 			frames[i] = vet_calloc(env, 1, sizeof(*frames[i]));
 			if (!frames[i])

@@ -31,6 +31,8 @@ static inline int bpf_size_bytes(uint8_t code)
 
 /* state.c */
 void frame_free(struct vet_env *env, struct func_state *f);
+struct func_state *frame_take(struct vet_env *env);
+void frame_pool_drain(struct vet_env *env);
 void state_clear(struct vet_env *env, struct vstate *st);
 int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
@@ -39,6 +41,10 @@ int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uin
 int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
 void ref_remove(struct vstate *st, uint32_t idx);
 struct ref_state *ref_find(struct vstate *st, uint32_t id);
+
+/* state_pack.c */
+int state_pack(struct vet_env *env, struct vstate *st, uint64_t **packed);
+int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed);
 
 /* reg.c */
 const char *reg_type_str(char *buf, size_t sz, uint32_t type);

