@@ -23,6 +23,9 @@
 #include "verifier.h"
 
 #define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
+/* Nesting bound: the kernel's BTF is validated, a target file may not be
+ * (a struct that contains itself must not hang the walk). */
+#define MAX_WALK_STEPS 64
 
 /* WALK_PTR_UNTRUSTED: a pointer to something other than a struct, which
  * Linux 6.18 gives as read-only untrusted memory of unknown size. */
@@ -257,9 +260,11 @@ static int walk_members(struct vet_env *env, const struct btf *btf, const struct
 static int struct_walk(struct vet_env *env, const struct btf *btf, const struct btf_type *t,
 		       int off, int size, bool flex, struct walk *w)
 {
-	for (;;) {
+	for (int steps = 0;; steps++) {
 		int r, res = WALK_SCALAR;
 
+		if (steps >= MAX_WALK_STEPS)
+			return unsupported(env, "BTF types nested too deep");
 		if (kbtf_is_modifier(t))
 			t = kbtf_skip_mods(btf, t->type, NULL);
 		if (!t || !kbtf_is_struct(t)) {
@@ -304,8 +309,11 @@ static int struct_access(struct vet_env *env, const struct reg_state *reg, int o
 	const struct btf_type *t = btf__type_by_id(btf, reg->btf_id);
 	bool alloc = reg->type & MEM_ALLOC;
 
-	while (t) {
+	for (int steps = 0; t; steps++) {
 		struct walk step = { .flag = w->flag };
+
+		if (steps >= MAX_WALK_STEPS)
+			return unsupported(env, "BTF types nested too deep");
 		int r = struct_walk(env, btf, t, off, size, !alloc, &step);
 
 		w->flag = step.flag;
@@ -510,7 +518,7 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 	if (strict)
 		return false;
 	/* Look for the wanted struct nested at `off`, one level at a time. */
-	for (;;) {
+	for (int steps = 0; steps < MAX_WALK_STEPS; steps++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		struct walk w = { 0 };
 
@@ -521,6 +529,7 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 			return true;
 		off = 0;
 	}
+	return false;
 }
 
 /* The kernel struct behind a map of each type (its map_btf_id). */

@@ -211,13 +211,10 @@ static uint32_t func_proto(const struct btf *btf, uint32_t id, const char **name
 	return t && btf_is_func_proto(t) && *name ? proto : 0;
 }
 
-/* What the kernel checks of an LSM program when it resolves the hook. */
+/* What the kernel checks of an LSM program's hook (the license first,
+ * which needs no BTF: see btf_ctx_init). */
 static int check_lsm_target(struct vet_env *env)
 {
-	if (!env->gpl) {
-		verbose(env, "LSM programs must have a GPL compatible license\n");
-		return -EINVAL;
-	}
 	if (NAME_IN(env->attach.name, disabled_lsm_hooks)) {
 		verbose(env, "attach_btf_id %u points to disabled hook %s\n", env->attach.btf_id,
 			env->attach.name);
@@ -238,6 +235,10 @@ int btf_ctx_init(struct vet_env *env)
 	btf = env->targ_btf;
 	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !env->gpl) {
 		verbose(env, "struct ops programs must have a GPL compatible license\n");
+		return -EINVAL;
+	}
+	if (env->prog_type == BPF_PROG_TYPE_LSM && !env->gpl) {
+		verbose(env, "LSM programs must have a GPL compatible license\n");
 		return -EINVAL;
 	}
 	/* struct_ops members have per-struct rules: not modelled. */

@@ -18,8 +18,9 @@
 struct btf;
 struct btf_index;	/* btf_index.h: the name index of `btf`, or NULL */
 struct btf_type;
+struct bpfvet_program;
 
-/* The kernel's name of a kind ("STRUCT", "PTR", ...), "UNKN" if unknown. */
+/* The kernel's name of a kind ("STRUCT", "PTR", ...), "UNKNOWN" if unknown. */
 const char *kbtf_kind_str(const struct btf_type *t);
 
 /* Name of type `id`, "" when it has none or the id is bad. */
@@ -59,5 +60,10 @@ int kbtf_find_essential(const struct btf *btf, const struct btf_index *ix, const
  * not searched), -ENAMETOOLONG for a name libbpf would refuse. */
 int kbtf_attach_find(const struct btf *btf, const struct btf_index *ix, const char *target,
 		     uint32_t attach_type);
+
+/* btf_ksym.c: is extern `ext` of the program a weak typed ksym or kfunc
+ * that the object's target BTF lacks (libbpf then loads 0)? false when
+ * the object has no target BTF. */
+bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext);
 
 #endif

@@ -198,6 +198,8 @@ static int set_map_elem_cb(struct vet_env *env, struct func_state *caller,
 	set_map_reg(&callee->regs[BPF_REG_1], CONST_PTR_TO_MAP, map);
 	set_map_reg(&callee->regs[BPF_REG_2], PTR_TO_MAP_KEY, map);
 	set_map_reg(&callee->regs[BPF_REG_3], PTR_TO_MAP_VALUE, map);
+	/* Linux 6.18 gives the element its own id (as a lookup result has). */
+	callee->regs[BPF_REG_3].id = ++env->id_gen;
 	callee->regs[BPF_REG_4] = caller->regs[BPF_REG_3];
 	reg_mark_not_init(&callee->regs[BPF_REG_5]);
 	callee->in_callback_fn = true;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "btf_kern.h"
 #include "disasm.h"
 #include "helpers.h"
 #include "object.h"
@@ -493,6 +494,9 @@ static uint64_t prog_pseudo_value(void *priv, const struct bpfvet_insn *insn,
 		return disasm_map_value_addr((uint32_t)insn[0].imm,
 					     (uint32_t)insn[1].imm);
 	case BPF_PSEUDO_BTF_ID:
+		/* libbpf loads a weak ksym the kernel lacks as 0. */
+		if (ksym_weak_absent(prog, (uint32_t)insn->imm))
+			return 0;
 		return disasm_ksym_addr((uint32_t)insn->imm);
 	default: /* MAP_FD, MAP_IDX */
 		return disasm_map_addr((uint32_t)insn->imm);

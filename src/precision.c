@@ -566,7 +566,7 @@ int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi)
 {
 	struct backtrack bt = { .frame = env->cur->curframe };
 
-	if (spi < 0 || !env->bpf_capable || (env->opts_off & BPFVET_NO_PRECISION))
+	if (spi < 0 || !env->bpf_capable || (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
 		return 0;
 	bt_set_frame_slot(&bt, frameno, (uint32_t)spi);
 	env->cur->insn_idx = env->insn_idx;

@@ -15,12 +15,6 @@ int unsupported(struct vet_env *env, const char *what)
 	return -EOPNOTSUPP;
 }
 
-int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
-{
-	(void)insn; (void)dst;
-	return unsupported(env, "ksym (PSEUDO_BTF_ID) load");
-}
-
 int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
 {
 	(void)env; (void)f; (void)spi;

@@ -61,6 +61,7 @@ for row in \
 	'untrusted_mem,success,' \
 	'untrusted_mem_write,failure,R1 cannot write into rdonly_untrusted_mem' \
 	'map_struct,success,' \
+	'ksym_exists,success,' \
 	'iter_task,success,' \
 	"iter_task_unchecked,failure,R1 invalid mem access 'trusted_ptr_or_null_'"; do
 	expect_row "btf_trace_row_${row%%,*}" "$row"

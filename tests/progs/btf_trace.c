@@ -327,4 +327,26 @@ int iter_task_unchecked(struct bpf_iter__task *ctx)
 	return 0;
 }
 
+/* Kernel function addresses (typed ksyms): present, absent (weak: 0),
+ * and present with another prototype (weak: 0). libbpf 1.1's headers
+ * have no ksym_exists(). */
+#define sym_present(sym) (!!(unsigned long)(sym))
+extern struct task_struct *bpf_task_acquire(struct task_struct *p) __ksym __weak;
+extern void bpfvet_no_such_kfunc(void) __ksym __weak;
+extern struct task_struct *bpf_task_acquire___wrong(void *ctx) __ksym __weak;
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ksym_exists, bool preempt)
+{
+	int r = 0;
+
+	if (sym_present(bpf_task_acquire))
+		r |= 1;
+	if (sym_present(bpfvet_no_such_kfunc))
+		r |= 2;
+	if (sym_present(bpf_task_acquire___wrong))
+		r |= 4;
+	return r;
+}
+
 char LICENSE[] SEC("license") = "GPL";

@@ -42,6 +42,17 @@ WALK(w_flex, "r3 = *(u32 *)(r2 + 84);")
 WALK(w_hole, "r3 = *(u8 *)(r2 + 5);")
 WALK(w_member_end, "r3 = *(u64 *)(r2 + 0);")
 
+/* Tracepoint `loop`: a malformed struct that contains itself at offset
+ * 0. The walk must end (unsupported), not hang. */
+SEC("tp_btf/loop")
+__naked int w_self_nested(void)
+{
+	asm volatile("r2 = *(u64 *)(r1 + 0);"
+		     "r3 = *(u32 *)(r2 + 0);"
+		     "r0 = 0;"
+		     "exit;" ::: "memory");
+}
+
 SEC("tp_btf/no_such_tracepoint")
 __naked int w_no_target(void)
 {

@@ -40,6 +40,20 @@ static int add_fields(struct btf *b, const struct target_ids *ids, int un, int b
 	return err;
 }
 
+/* Tracepoint `loop` on struct loop { struct loop self; }: malformed. */
+static int add_self_nested(struct btf *b, int voidp)
+{
+	int loop = btf__add_struct(b, "loop", 8), loopp, proto, err;
+
+	/* Fields and parameters follow their struct or prototype. */
+	err = btf__add_field(b, "self", loop, 0, 0);
+	loopp = btf__add_ptr(b, loop);
+	proto = btf__add_func_proto(b, 0);
+	err = err ?: btf__add_func_param(b, "__data", voidp);
+	err = err ?: btf__add_func_param(b, "l", loopp);
+	return err ?: btf__add_typedef(b, "btf_trace_loop", btf__add_ptr(b, proto)) < 0;
+}
+
 /* The struct of tests/progs/btf_walk.c, the tracepoint, and a function. */
 static struct btf *make_target(struct target_ids *ids)
 {
@@ -72,6 +86,7 @@ static struct btf *make_target(struct target_ids *ids)
 	err = err ?: btf__add_func_param(b, "f", fakep);
 	ids->tp_typedef = btf__add_typedef(b, "btf_trace_fake", btf__add_ptr(b, ids->proto));
 	ids->func = btf__add_func(b, "do_fake", BTF_FUNC_GLOBAL, ids->proto);
+	err = err ?: add_self_nested(b, voidp);
 	if (err || ids->func < 0 || ids->tp_typedef < 0) {
 		btf__free(b);
 		return NULL;
@@ -116,6 +131,7 @@ static const struct expect walks[] = {
 	{ "w_hole", BPFVET_REJECTED, "struct fake doesn't have field at offset 5" },
 	{ "w_member_end", BPFVET_REJECTED,
 	  "access beyond the end of member x (mend:4) in struct fake with off 0 size 8" },
+	{ "w_self_nested", BPFVET_UNSUPPORTED, "bpfvet: unsupported: BTF types nested too deep" },
 	{ "w_no_target", BPFVET_UNSUPPORTED,
 	  "bpfvet: unsupported: attach target not in the target BTF" },
 };

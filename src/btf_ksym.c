@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Typed ksyms: `extern const struct rq runqueues __ksym;` loaded with
+ * LD_IMM64 (BPF_PSEUDO_BTF_ID). The kernel types the register from the
+ * variable of the same name in its BTF: a per-CPU variable gives a per-CPU
+ * BTF pointer, a struct a BTF pointer, anything else read-only memory of
+ * the variable's size; a function, read-only memory of size 0. A weak ksym
+ * the kernel lacks is left by libbpf as the constant 0.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "btf_kern.h"
+#include "kernel_load.h"
+#include "verifier.h"
+
+#define PERCPU_SEC ".data..percpu"
+
+/* Is VAR `id` in the kernel's per-CPU data section? */
+static bool var_is_percpu(const struct btf *btf, uint32_t id)
+{
+	int sec = btf__find_by_name_kind(btf, PERCPU_SEC, BTF_KIND_DATASEC);
+	const struct btf_type *t = sec > 0 ? btf__type_by_id(btf, (uint32_t)sec) : NULL;
+	const struct btf_var_secinfo *v;
+
+	if (!t)
+		return false;
+	v = btf_var_secinfos(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++)
+		if (v[i].type == id)
+			return true;
+	return false;
+}
+
+/* A kernel variable: the register type its type gives. */
+static int mark_var(struct vet_env *env, uint32_t var_id, struct reg_state *dst)
+{
+	const struct btf *btf = env->targ_btf;
+	uint32_t type = btf__type_by_id(btf, var_id)->type;
+	const struct btf_type *t = kbtf_skip_mods(btf, type, NULL);
+	struct kbtf_size rs = { 0 };
+
+	if (var_is_percpu(btf, var_id) || (t && kbtf_is_struct(t))) {
+		reg_mark_ptr(dst, PTR_TO_BTF_ID |
+				  (var_is_percpu(btf, var_id) ? MEM_PERCPU : 0));
+		dst->btf = btf;
+		dst->btf_id = type;
+		return 0;
+	}
+	if (!t || !kbtf_resolve_size(btf, t, &rs)) {
+		verbose(env, "ldimm64 unable to resolve the size of type '%s': %d\n",
+			t ? kbtf_name(btf, type) : "", -EINVAL);
+		return -EINVAL;
+	}
+	reg_mark_ptr(dst, PTR_TO_MEM | MEM_RDONLY);
+	dst->mem_size = rs.size;
+	return 0;
+}
+
+/* The kernel's FUNC or VAR for the extern as libbpf resolves it: the
+ * name without its ___flavor, and a compatible type; -ENOENT if none. */
+static int kernel_sym(const struct bpfvet_program *prog, const struct btf *targ,
+		      const struct bpfvet_extern *e)
+{
+	const struct btf *local = prog->obj ? prog->obj->btf : NULL;
+	int kind = e->kind == BPFVET_EXTERN_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR;
+	int id = kbtf_find_essential(targ, e->name, kind);
+
+	if (id <= 0 || !local)
+		return -ENOENT;
+	if (kext_types_compat(local, e->type_id, targ,
+			      btf__type_by_id(targ, (uint32_t)id)->type) <= 0)
+		return -ENOENT;
+	return id;
+}
+
+static int find_kernel_sym(const struct vet_env *env, const struct bpfvet_extern *e)
+{
+	return kernel_sym(env->prog, env->targ_btf, e);
+}
+
+bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext)
+{
+	const struct btf *targ = prog->obj ? prog->obj->targ_btf : NULL;
+	const struct bpfvet_extern *e;
+
+	if (!targ || ext >= prog->extern_cnt)
+		return false;
+	e = &prog->externs[ext];
+	return e->weak && (e->kind == BPFVET_EXTERN_KFUNC || e->kind == BPFVET_EXTERN_KSYM) &&
+	       kernel_sym(prog, targ, e) < 0;
+}
+
+int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
+{
+	const struct bpfvet_extern *e;
+	int id;
+
+	if (insn->imm < 0 || (size_t)insn->imm >= env->prog->extern_cnt)
+		return unsupported(env, "ksym (PSEUDO_BTF_ID) load of an unknown extern");
+	e = &env->prog->externs[insn->imm];
+	if (!env->targ_btf)
+		return unsupported(env, "ksym (PSEUDO_BTF_ID) load without target BTF");
+	id = find_kernel_sym(env, e);
+	if (id > 0 && e->kind == BPFVET_EXTERN_KFUNC) {
+		reg_mark_ptr(dst, PTR_TO_MEM | MEM_RDONLY);
+		dst->mem_size = 0;
+		return 0;
+	}
+	if (id > 0)
+		return mark_var(env, (uint32_t)id, dst);
+	/* libbpf: a weak ksym the kernel lacks reads as 0; a strong one
+	 * fails the load. */
+	if (!e->weak)
+		return unsupported(env, "ksym missing from the target BTF");
+	reg_mark_known(dst, 0);
+	return 0;
+}
