@@ -19,9 +19,9 @@
 #define PERCPU_SEC ".data..percpu"
 
 /* Is VAR `id` in the kernel's per-CPU data section? */
-static bool var_is_percpu(const struct btf *btf, uint32_t id)
+static bool var_is_percpu(const struct vet_env *env, const struct btf *btf, uint32_t id)
 {
-	int sec = btf__find_by_name_kind(btf, PERCPU_SEC, BTF_KIND_DATASEC);
+	int sec = btf_index_find(env->targ_index, btf, PERCPU_SEC, BTF_KIND_DATASEC);
 	const struct btf_type *t = sec > 0 ? btf__type_by_id(btf, (uint32_t)sec) : NULL;
 	const struct btf_var_secinfo *v;
 
@@ -42,9 +42,9 @@ static int mark_var(struct vet_env *env, uint32_t var_id, struct reg_state *dst)
 	const struct btf_type *t = kbtf_skip_mods(btf, type, NULL);
 	struct kbtf_size rs = { 0 };
 
-	if (var_is_percpu(btf, var_id) || (t && kbtf_is_struct(t))) {
+	if (var_is_percpu(env, btf, var_id) || (t && kbtf_is_struct(t))) {
 		reg_mark_ptr(dst, PTR_TO_BTF_ID |
-				  (var_is_percpu(btf, var_id) ? MEM_PERCPU : 0));
+				  (var_is_percpu(env, btf, var_id) ? MEM_PERCPU : 0));
 		dst->btf = btf;
 		dst->btf_id = type;
 		return 0;
@@ -66,7 +66,9 @@ static int kernel_sym(const struct bpfvet_program *prog, const struct btf *targ,
 {
 	const struct btf *local = prog->obj ? prog->obj->btf : NULL;
 	int kind = e->kind == BPFVET_EXTERN_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR;
-	int id = kbtf_find_essential(targ, e->name, kind);
+	const struct btf_index *ix = prog->obj && targ == prog->obj->targ_btf ?
+				     prog->obj->targ_index : NULL;
+	int id = kbtf_find_essential(targ, ix, e->name, kind);
 
 	if (id <= 0 || !local)
 		return -ENOENT;
