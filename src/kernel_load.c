@@ -244,8 +244,9 @@ static size_t first_log_size(const struct bpfvet_kernel_opts *o)
 
 /* Returns the load's errno (0: accepted), or a setup failure through
  * kl->setup_err. A log the buffer cannot hold makes the kernel fail the
- * load with ENOSPC whatever the verdict: we retry once with the size it
- * reports. */
+ * load with ENOSPC whatever the verdict: we retry with the size it
+ * reports, plus room for a log that comes out a little longer the second
+ * time (the verification time, in microseconds, may gain digits). */
 static int load_prog(struct kload *kl, const struct bpfvet_kernel_opts *o,
 		     struct load_bufs *b, struct bpfvet_kernel_result *res)
 {
@@ -255,9 +256,11 @@ static int load_prog(struct kload *kl, const struct bpfvet_kernel_opts *o,
 	err = prepare_core(kl->prog, b);
 	if (err)
 		return err;
-	for (int attempt = 0; attempt < 2; attempt++) {
+	for (int attempt = 0; attempt < 3; attempt++) {
 		free(b->log);
-		b->log_size = attempt ? true_size : first_log_size(o);
+		b->log_size = attempt ? true_size + true_size / 8 + 4096 : first_log_size(o);
+		if (b->log_size > LOG_MAX_SIZE)
+			b->log_size = LOG_MAX_SIZE;
 		/* calloc: large buffers come zeroed from mmap for free, and
 		 * memory checkers cannot see what the kernel writes. */
 		b->log = calloc(1, b->log_size);
