@@ -172,6 +172,19 @@ int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
 int init_explored_states(struct vet_env *env);
 
+/* reach.c */
+bool reach_enabled(const struct vet_env *env);
+int reach_init(struct vet_env *env);
+void reach_free(struct vet_env *env);
+int reach_note_push(struct vet_env *env, const struct vstate *st, uint32_t insn_idx);
+void reach_note_pop(struct vet_env *env);
+bool reach_pending(const struct vet_env *env, uint32_t idx);
+bool reach_is_join(const struct vet_env *env, uint32_t idx);
+const uint32_t *reach_call_sites(const struct vet_env *env, int subprog, uint32_t *n);
+uint32_t reach_take_orphans(struct vet_env *env, uint32_t **insns);
+bool reach_may_loop(const struct vet_env *env, const struct vstate *st, uint32_t idx);
+int evict_orphans(struct vet_env *env);
+
 /* precision.c */
 int mark_chain_precision(struct vet_env *env, int regno);
 int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi);

@@ -12,13 +12,21 @@
 struct technique {
 	const char *flag;	/* command-line switch */
 	const char *name;	/* column name in the ablation report */
-	uint64_t bit;		/* BPFVET_NO_* */
+	uint64_t bit;		/* BPFVET_NO_*, or a beyond-kernel bit if on */
+	int on;			/* switches a beyond-kernel technique on */
+};
+
+/* The pruning switches of one run (bpfvet_verify_opts.disable/enable). */
+struct prune_switches {
+	uint64_t disable;
+	uint64_t enable;
 };
 
 /* Terminated by an entry with a NULL flag. */
 extern const struct technique techniques[];
-/* 0 if arg is a technique switch (and records it), -1 otherwise. */
-int parse_technique_flag(const char *arg, uint64_t *disable);
+/* 0 if arg is a technique switch or --prune=PROFILE (and records it),
+ * -1 otherwise. */
+int parse_technique_flag(const char *arg, struct prune_switches *sw);
 #include "bpfvet.h"
 
 /* Target-kernel options shared by verify and dump (open_args.c). */

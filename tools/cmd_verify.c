@@ -18,7 +18,7 @@
 
 enum field {
 	F_FILE, F_PROG, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
-	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_ERROR, F_MAX,
+	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR, F_MAX,
 };
 
 /* csv name (veristat's), accepted aliases, table header. */
@@ -38,6 +38,7 @@ static const struct {
 	[F_MAX_PER_INSN] = { "max_states_per_insn", "max_states", "Max states per insn" },
 	[F_MARK_READ] = { "mark_read", "mark_read", "Mark read" },
 	[F_MEM_PEAK] = { "mem_peak", "mem", "Peak mem (KiB)" },
+	[F_DISTINCT] = { "distinct_insns", "distinct", "Distinct insns" },
 	[F_ERROR] = { "error", "error", "Error" },
 };
 
@@ -58,7 +59,7 @@ struct verify_args {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	uint32_t drop_caps;
-	uint64_t disable;
+	struct prune_switches prune;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
 	bool quiet;
@@ -80,13 +81,23 @@ static void verify_usage(FILE *f)
 		"  -o FMT         output: table (default), csv or json\n"
 		"  -e FIELDS      comma-separated fields: file_name, prog_name, prog_type,\n"
 		"                 verdict, duration, total_insns, total_states, peak_states,\n"
-		"                 max_states_per_insn, mark_read, mem_peak (KiB), error\n"
+		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
+		"                 distinct_insns (processed at least once), error\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
 		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
-		"  --no-widen  --no-evict  --checkpoint=kernel|every\n"
+		"  --no-widen  --no-evict\n"
+		"Pruning beyond the kernel's (never changes a verdict, except that a\n"
+		"program too complex for the kernel may pass):\n"
+		"  --prune=kernel|max  the kernel's placement (default), or the three:\n"
+		"  --useful-checkpoints  only where a queued path can still arrive\n"
+		"  --evict-unreachable   drop checkpoints no queued path can reach\n"
+		"  --join-checkpoints    only where paths join\n"
+		"  and further:\n"
+		"  --eager-checkpoints   outside loops, wherever the others allow\n"
+		"  --checkpoint=every    at every prune point, loops included\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
@@ -159,7 +170,7 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
 		return 0;
 	}
-	if (!parse_technique_flag(s, &a->disable))
+	if (!parse_technique_flag(s, &a->prune))
 		return 0;
 	if (!strcmp(s, "-q")) {
 		a->quiet = true;
@@ -264,7 +275,8 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.log_fn = write_log,
 		.prog_flags = a->prog_flags,
 		.drop_caps = a->drop_caps,
-		.disable = a->disable,
+		.disable = a->prune.disable,
+		.enable = a->prune.enable,
 	};
 	struct row *row = rows_add(rows);
 	int err;
@@ -339,6 +351,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_MAX_PER_INSN: snprintf(buf, sz, "%llu", (unsigned long long)s->max_states_per_insn); break;
 	case F_MARK_READ: snprintf(buf, sz, "%llu", (unsigned long long)s->mark_read); break;
 	case F_MEM_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)(s->mem_peak + 1023) / 1024); break;
+	case F_DISTINCT: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_distinct); break;
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
 	default: buf[0] = 0;
 	}
@@ -346,7 +359,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 
 static bool is_numeric(enum field f)
 {
-	return f >= F_DURATION && f <= F_MEM_PEAK;
+	return f >= F_DURATION && f <= F_DISTINCT;
 }
 
 static void print_table(const struct verify_args *a, const struct rows *rows)
