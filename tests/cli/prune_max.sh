@@ -65,3 +65,29 @@ if awk -v i="$insns" 'BEGIN { exit !(i <= 1.00) }'; then
 else
 	fail prune_max_insns "geomean $insns, want <= 1.00"
 fi
+# distinct_insns, the floor of processed instructions, is the same under
+# any pruning (a cut path's instructions are all walked by the path that
+# subsumes it) and never above the processed count. Columns: object,
+# program, verdict, total_insns, distinct_insns.
+for obj in bpf_flow.bpf.o loop6.bpf.o test_cls_redirect_subprogs.bpf.o pyperf50.bpf.o; do
+	for p in kernel max no-prune eager; do
+		case $p in
+		kernel) sw= ;; max) sw=--prune=max ;; no-prune) sw=--no-prune ;;
+		eager) sw=--eager-checkpoints ;;
+		esac
+		"$BPFVET" "build/corpus/progs/$obj" $OPTS $sw -o csv \
+			-e prog_name,verdict,distinct_insns,total_insns 2>/dev/null |
+			tail -n +2 | sed "s|^|$obj,|" >"$TMP/d.$p.csv"
+		cut -d, -f1-3,5 "$TMP/d.$p.csv" >"$TMP/k.$p"
+	done
+	# Without pruning some hit the limit; those that pass must agree.
+	grep ',success,' "$TMP/k.no-prune" >"$TMP/k.np"
+	if [ -s "$TMP/k.kernel" ] && cmp -s "$TMP/k.kernel" "$TMP/k.max" &&
+	   cmp -s "$TMP/k.kernel" "$TMP/k.eager" &&
+	   { [ ! -s "$TMP/k.np" ] || grep -Fqxf "$TMP/k.np" "$TMP/k.kernel"; } &&
+	   awk -F, '$5 > $4 || $5 == 0 { bad = 1 } END { exit bad }' "$TMP"/d.*.csv; then
+		pass "prune_max_distinct $obj"
+	else
+		fail "prune_max_distinct $obj" "$(head -2 "$TMP/k.kernel") / $(head -2 "$TMP/k.max")"
+	fi
+done
