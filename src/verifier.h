@@ -35,6 +35,9 @@ struct func_state *frame_take(struct vet_env *env);
 void frame_pool_drain(struct vet_env *env);
 void state_clear(struct vet_env *env, struct vstate *st);
 int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
+/* Where frame fr of st stands: st->insn_idx for the top frame, else the
+ * call site recorded in frame fr + 1. */
+uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
 int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
 		       uint32_t flags, uint64_t linked_regs);

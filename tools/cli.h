@@ -7,6 +7,7 @@
 #define EXIT_REJECTED	1	/* some program rejected (or a verdict differs) */
 #define EXIT_USAGE	2	/* usage or load error */
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct technique {
@@ -48,6 +49,21 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
  * its config and release); cfg holds the config path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
+
+/* rows.c: one row per program, for verify and kernel. */
+struct rows {
+	void *v;		/* the caller's row type */
+	size_t cnt, cap;
+};
+
+/* Appends a zeroed row of size bytes and returns it; NULL when out of
+ * memory (the rows so far are kept). */
+void *rows_add(struct rows *r, size_t size);
+/* The file column: path without its directories. */
+const char *rows_base_name(const char *path);
+/* One csv value or json string on stdout, quoted as each format needs. */
+void rows_csv_value(const char *s);
+void rows_json_string(const char *s);
 
 int cmd_dump(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);

@@ -66,11 +66,6 @@ struct verify_args {
 	struct open_args open;
 };
 
-struct rows {
-	struct row *v;
-	size_t cnt, cap;
-};
-
 static void verify_usage(FILE *f)
 {
 	fprintf(f,
@@ -244,28 +239,6 @@ static void write_log(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
-static struct row *rows_add(struct rows *r)
-{
-	if (r->cnt == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct row *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
-	memset(&r->v[r->cnt], 0, sizeof(r->v[0]));
-	return &r->v[r->cnt++];
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static int verify_prog(const struct verify_args *a, const char *path,
 		       const struct bpfvet_program *prog, struct rows *rows)
 {
@@ -278,12 +251,12 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.disable = a->prune.disable,
 		.enable = a->prune.enable,
 	};
-	struct row *row = rows_add(rows);
+	struct row *row = rows_add(rows, sizeof(*row));
 	int err;
 
 	if (!row)
 		return -ENOMEM;
-	row->file = strdup(base_name(path));
+	row->file = strdup(rows_base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
 	row->res.sz = sizeof(row->res);
@@ -327,6 +300,11 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	}
 	bpfvet_object__close(obj);
 	return err;
+}
+
+static const struct row *row_at(const struct rows *rows, size_t i)
+{
+	return (const struct row *)rows->v + i;
 }
 
 static const char *verdict_str(enum bpfvet_verdict v)
@@ -373,7 +351,7 @@ static void print_table(const struct verify_args *a, const struct rows *rows)
 			continue;
 		width[f] = strlen(fields[f].header);
 		for (size_t i = 0; i < rows->cnt; i++) {
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			if (strlen(buf) > width[f])
 				width[f] = strlen(buf);
 		}
@@ -391,26 +369,11 @@ static void print_table(const struct verify_args *a, const struct rows *rows)
 		for (f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			printf(is_numeric((enum field)f) ? "%*s  " : "%-*s  ", (int)width[f], buf);
 		}
 		printf("\n");
 	}
-}
-
-static void print_csv_value(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_csv(const struct verify_args *a, const struct rows *rows)
@@ -430,28 +393,14 @@ static void print_csv(const struct verify_args *a, const struct rows *rows)
 		for (int f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			if (!first)
 				putchar(',');
-			print_csv_value(buf);
+			rows_csv_value(buf);
 			first = false;
 		}
 		printf("\n");
 	}
-}
-
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_json(const struct verify_args *a, const struct rows *rows)
@@ -466,12 +415,12 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 		for (int f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			printf("%s\"%s\": ", first ? "" : ", ", fields[f].csv);
 			if (is_numeric((enum field)f))
 				printf("%s", buf);
 			else
-				print_json_string(buf);
+				rows_json_string(buf);
 			first = false;
 		}
 		printf("}");
@@ -497,7 +446,7 @@ int cmd_verify(int argc, char **argv)
 			err = rc;
 	}
 	for (size_t i = 0; i < rows.cnt; i++)
-		if (rows.v[i].res.verdict != BPFVET_ACCEPTED)
+		if (row_at(&rows, i)->res.verdict != BPFVET_ACCEPTED)
 			status = EXIT_REJECTED;
 	if (!a.quiet) {
 		if (a.fmt == OUT_CSV)
@@ -508,8 +457,8 @@ int cmd_verify(int argc, char **argv)
 			print_table(&a, &rows);
 	}
 	for (size_t i = 0; i < rows.cnt; i++) {
-		free(rows.v[i].file);
-		free(rows.v[i].prog);
+		free(row_at(&rows, i)->file);
+		free(row_at(&rows, i)->prog);
 	}
 	free(rows.v);
 	free(a.paths);
