@@ -95,11 +95,6 @@ static bool same_callsites(const struct vstate *a, const struct vstate *b)
 	return true;
 }
 
-static uint32_t frame_ip(const struct vstate *st, uint32_t fr)
-{
-	return fr == st->curframe ? st->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
-}
-
 /* Wipes what no continuation of a finished checkpoint can read. */
 static void clean_state(struct vet_env *env, struct vstate *st)
 {
@@ -107,7 +102,7 @@ static void clean_state(struct vet_env *env, struct vstate *st)
 	stack_live_query_init(env, st);
 	for (uint32_t fr = 0; fr <= st->curframe; fr++) {
 		struct func_state *f = st->frame[fr];
-		uint16_t live = env->aux[frame_ip(st, fr)].live_regs_before;
+		uint16_t live = env->aux[state_frame_ip(st, fr)].live_regs_before;
 
 		if (!(env->opts_off & BPFVET_NO_LIVENESS))
 			for (int r = 0; r < BPF_REG_FP; r++)
@@ -264,7 +259,7 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 static bool checkpoint_useful(const struct vet_env *env, uint32_t idx)
 {
 	if (!(env->opts_on & (BPFVET_USEFUL_CHECKPOINTS | BPFVET_JOIN_CHECKPOINTS)) ||
-	    env->aux[idx].force_checkpoint || reach_may_loop(env, env->cur, idx))
+	    env->aux[idx].force_checkpoint || reach_may_loop(env, env->cur))
 		return true;
 	if ((env->opts_on & BPFVET_JOIN_CHECKPOINTS) && !reach_is_join(env, idx))
 		return false;
@@ -276,7 +271,7 @@ static void evict_orphans_at(struct vet_env *env, struct state_list **pp, uint32
 	struct state_list *sl;
 
 	while ((sl = *pp)) {
-		if (sl->state.insn_idx == idx && !reach_may_loop(env, &sl->state, idx)) {
+		if (sl->state.insn_idx == idx && !reach_may_loop(env, &sl->state)) {
 			evict(env, pp, sl);
 			continue;
 		}
@@ -318,7 +313,7 @@ int is_state_visited(struct vet_env *env, uint32_t idx)
 		     cur->jmp_history_cnt > 40 || (env->opts_on & BPFVET_CHECKPOINT_EVERY);
 	bool add = force || (s->jmps_processed - s->prev_jmps_processed >= 2 &&
 			     s->insn_processed - s->prev_insn_processed >= 8) ||
-		   ((env->opts_on & BPFVET_EAGER_CHECKPOINTS) && !reach_may_loop(env, cur, idx));
+		   ((env->opts_on & BPFVET_EAGER_CHECKPOINTS) && !reach_may_loop(env, cur));
 	struct state_list **pp, *sl;
 	uint64_t states_cnt = 0;
 	int ret;

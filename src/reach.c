@@ -338,18 +338,13 @@ uint32_t reach_take_orphans(struct vet_env *env, uint32_t **insns)
 	return n;
 }
 
-static uint32_t frame_insn(const struct vstate *st, uint32_t fr, uint32_t idx)
-{
-	return fr == st->curframe ? idx : (uint32_t)st->frame[fr + 1]->callsite;
-}
-
 /* Whether the walk can come back to this state's instruction on its own
  * path: a loop around it or around one of its calls, or a callback that
  * is called again. */
-bool reach_may_loop(const struct vet_env *env, const struct vstate *st, uint32_t idx)
+bool reach_may_loop(const struct vet_env *env, const struct vstate *st)
 {
 	for (uint32_t fr = 0; fr <= st->curframe; fr++) {
-		uint32_t ip = frame_insn(st, fr, idx);
+		uint32_t ip = state_frame_ip(st, fr);
 
 		if (env->aux[ip].scc || env->aux[ip].calls_callback || env->aux[ip].is_iter_next)
 			return true;

@@ -185,7 +185,7 @@ bool reach_pending(const struct vet_env *env, uint32_t idx);
 bool reach_is_join(const struct vet_env *env, uint32_t idx);
 const uint32_t *reach_call_sites(const struct vet_env *env, int subprog, uint32_t *n);
 uint32_t reach_take_orphans(struct vet_env *env, uint32_t **insns);
-bool reach_may_loop(const struct vet_env *env, const struct vstate *st, uint32_t idx);
+bool reach_may_loop(const struct vet_env *env, const struct vstate *st);
 int evict_orphans(struct vet_env *env);
 
 /* precision.c */
