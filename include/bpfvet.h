@@ -262,7 +262,21 @@ enum bpfvet_verdict {
 #define BPFVET_NO_PRECISION	(1ull << 3)	/* every scalar precise */
 #define BPFVET_NO_WIDEN		(1ull << 4)	/* no widening in loops */
 #define BPFVET_NO_EVICT		(1ull << 5)	/* keep every checkpoint */
-#define BPFVET_CHECKPOINT_EVERY	(1ull << 6)	/* checkpoint at every prune point */
+
+/*
+ * Checkpoint placement beyond the kernel's heuristics (opts.enable). They
+ * change processed instructions and states, never a verdict, except that
+ * a program the kernel finds too complex may pass. Outside loops only:
+ * inside them the kernel's placement is kept. BPFVET_PRUNE_MAX is the
+ * profile 'bpfvet --prune=max' (docs/pruning.md has the measurements).
+ */
+#define BPFVET_CHECKPOINT_EVERY	(1ull << 6)	/* at every prune point, loops too */
+#define BPFVET_USEFUL_CHECKPOINTS (1ull << 7)	/* only where a queued path can arrive */
+#define BPFVET_EVICT_UNREACHABLE (1ull << 8)	/* drop those no queued path reaches */
+#define BPFVET_JOIN_CHECKPOINTS	(1ull << 9)	/* only where paths join */
+#define BPFVET_EAGER_CHECKPOINTS (1ull << 10)	/* at every chance, not every 8 insns */
+#define BPFVET_PRUNE_MAX	(BPFVET_USEFUL_CHECKPOINTS | BPFVET_EVICT_UNREACHABLE | \
+				 BPFVET_JOIN_CHECKPOINTS)
 
 typedef void (*bpfvet_log_fn)(void *ctx, const char *text, size_t len);
 
@@ -278,8 +292,10 @@ struct bpfvet_verify_opts {
 	uint32_t drop_caps;
 	/* BPFVET_NO_* switches of individual pruning techniques. */
 	uint64_t disable;
+	/* Beyond-kernel pruning to switch on (BPFVET_PRUNE_MAX: all). */
+	uint64_t enable;
 };
-#define bpfvet_verify_opts__last_field disable
+#define bpfvet_verify_opts__last_field enable
 
 struct bpfvet_result {
 	size_t sz;
@@ -298,8 +314,11 @@ struct bpfvet_result {
 	 * environment, states, checkpoints and analysis tables, counted by
 	 * its own allocator; loading and the log buffer excluded. */
 	uint64_t mem_peak;
+	/* Instructions processed at least once: the fewest processed
+	 * instructions any pruning could reach on this program. */
+	uint64_t insns_distinct;
 };
-#define bpfvet_result__last_field mem_peak
+#define bpfvet_result__last_field insns_distinct
 
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a

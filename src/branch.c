@@ -64,11 +64,9 @@ static void collect_one(struct linked_regs *set, struct reg_state *reg,
  * in the link (the kernel leaves them as they are). */
 static uint16_t frame_live_regs(const struct vet_env *env, const struct vstate *st, uint32_t fr)
 {
-	uint32_t ip = fr == st->curframe ? env->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
-
 	if (env->opts_off & BPFVET_NO_LIVENESS)
 		return 0xffff;
-	return env->aux[ip].live_regs_before;
+	return env->aux[state_frame_ip(st, fr)].live_regs_before;
 }
 
 static void collect_linked_regs(const struct vet_env *env, struct vstate *st, uint32_t id,

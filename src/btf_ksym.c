@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "btf_kern.h"
+#include "core.h"
 #include "kernel_load.h"
 #include "verifier.h"
 
@@ -72,8 +73,8 @@ static int kernel_sym(const struct bpfvet_program *prog, const struct btf *targ,
 
 	if (id <= 0 || !local)
 		return -ENOENT;
-	if (kext_types_compat(local, e->type_id, targ,
-			      btf__type_by_id(targ, (uint32_t)id)->type) <= 0)
+	if (core_types_compat_unqual(local, e->type_id, targ,
+				     btf__type_by_id(targ, (uint32_t)id)->type) <= 0)
 		return -ENOENT;
 	return id;
 }

@@ -50,6 +50,10 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	}
 	if (elem->st.parent)
 		elem->st.parent->branches++;
+	if (reach_note_push(env, &elem->st, insn_idx)) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
 	return &elem->st;
 }
 
@@ -78,6 +82,10 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->st.in_sleepable = false;
 	elem->st.frame[0] = vet_calloc(env, 1, sizeof(*elem->st.frame[0]));
 	if (!elem->st.frame[0]) {
+		env->err = -ENOMEM;
+		return NULL;
+	}
+	if (reach_note_push(env, &elem->st, insn_idx)) {
 		env->err = -ENOMEM;
 		return NULL;
 	}
@@ -136,6 +144,7 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 		env->head->prev = NULL;
 	vet_free(env, head);
 	env->stack_size--;
+	reach_note_pop(env);
 	return 0;
 }
 
@@ -398,6 +407,8 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	if (err)
 		return err;
 	err = stack_live_update(env);
+	if (!err)
+		err = evict_orphans(env);
 	if (err)
 		return err;
 	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);

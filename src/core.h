@@ -89,8 +89,16 @@ size_t core_essential_len(const char *name);
  * local type local_id. -EINVAL for an anonymous local type. */
 int core_find_cands(const struct btf *local, uint32_t local_id,
 		    const struct btf *targ, struct core_cands *c);
+/* libbpf's loose compatibility of two types: 1 yes, 0 no, <0 error (bad
+ * BTF, or nested too deep). The two roots must have the same kind as they
+ * are: a typedef is not compatible with the int it names. */
 int core_types_compat(const struct btf *local, uint32_t local_id,
 		      const struct btf *targ, uint32_t targ_id, int level);
+/* The same rule with the roots' modifiers and typedefs skipped first, as
+ * libbpf compares a __ksym extern with the kernel's variable or function
+ * prototype ("const struct rq" is compatible with "struct rq"). */
+int core_types_compat_unqual(const struct btf *local, uint32_t local_id,
+			     const struct btf *targ, uint32_t targ_id);
 int core_types_match(const struct btf *local, uint32_t local_id,
 		     const struct btf *targ, uint32_t targ_id, bool behind_ptr,
 		     int level);

@@ -122,21 +122,18 @@ static int proto_params_compat(const struct btf *local, const struct btf_type *l
 }
 
 /*
- * Loose compatibility for type-based relocations (the root names already
- * match): same kinds, enums of any size, integers of any size or sign,
- * arrays of any length; pointers, arrays and prototypes are followed.
+ * Loose compatibility (libbpf's "types are compatible" rule): same kinds,
+ * enums of any size, integers of any size or sign, arrays of any length.
+ * Modifiers and typedefs are skipped at every step; pointers, arrays and
+ * prototypes are followed, at most COMPAT_DEPTH steps per chain and level
+ * nested prototypes.
  */
-int core_types_compat(const struct btf *local, uint32_t lid,
-		      const struct btf *targ, uint32_t tid, int level)
+static int compat_walk(const struct btf *local, uint32_t lid,
+		       const struct btf *targ, uint32_t tid, int level)
 {
-	const struct btf_type *lt = btf__type_by_id(local, lid);
-	const struct btf_type *tt = btf__type_by_id(targ, tid);
+	const struct btf_type *lt, *tt;
 	int depth, r;
 
-	if (!lt || !tt)
-		return -EINVAL;
-	if (!btf_kind_core_compat(lt, tt))
-		return 0;
 	for (depth = 0; depth < COMPAT_DEPTH; depth++) {
 		if (skip_both(local, &lid, targ, &tid, &lt, &tt))
 			return -EINVAL;
@@ -173,6 +170,27 @@ int core_types_compat(const struct btf *local, uint32_t lid,
 		}
 	}
 	return -EINVAL;
+}
+
+/* Type-based relocations (the root names already match) also want the
+ * roots to have the same kind before anything is skipped. */
+int core_types_compat(const struct btf *local, uint32_t lid,
+		      const struct btf *targ, uint32_t tid, int level)
+{
+	const struct btf_type *lt = btf__type_by_id(local, lid);
+	const struct btf_type *tt = btf__type_by_id(targ, tid);
+
+	if (!lt || !tt)
+		return -EINVAL;
+	if (!btf_kind_core_compat(lt, tt))
+		return 0;
+	return compat_walk(local, lid, targ, tid, level);
+}
+
+int core_types_compat_unqual(const struct btf *local, uint32_t lid,
+			     const struct btf *targ, uint32_t tid)
+{
+	return compat_walk(local, lid, targ, tid, COMPAT_DEPTH);
 }
 
 /* Compatibility of a local field with the target field of the same name:

@@ -274,6 +274,7 @@ struct subprog_info {
 struct scc_visit;
 struct map_record;
 struct stack_live;
+struct reach;
 
 /* A pending path: the state to resume and where. */
 struct stack_elem {
@@ -416,7 +417,9 @@ struct vet_env {
 	struct func_state *frame_pool[FRAME_POOL_MAX];
 	uint32_t frame_pool_cnt;
 
-	uint64_t opts_off;	/* BPFVET_OPT_NO_* switches */
+	uint64_t opts_off;	/* BPFVET_NO_* switches */
+	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */
+	struct reach *reach;	/* reach.c, with opts_on only */
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */
 };

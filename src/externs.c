@@ -55,46 +55,6 @@ static int find_datasec_of(const struct btf *btf, uint32_t var_id)
 	return -ENOENT;
 }
 
-/* The kinds of value libbpf can fill from the kernel config: bool,
- * tristate, char, integers of 2, 4 or 8 bytes and char arrays. */
-static enum kcfg_type kcfg_classify(const struct btf *btf, uint32_t id, bool *is_signed,
-				    int depth)
-{
-	const struct btf_type *t = btf_skip_mods(btf, id, NULL);
-	const char *name;
-
-	if (is_signed)
-		*is_signed = false;
-	if (!t || depth > 4)
-		return KCFG_UNKNOWN;
-	name = btf__name_by_offset(btf, t->name_off);
-	switch (btf_kind(t)) {
-	case BTF_KIND_INT:
-		if (btf_int_encoding(t) & BTF_INT_BOOL)
-			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
-		if (is_signed)
-			*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
-		if (t->size == 1)
-			return KCFG_CHAR;
-		if (t->size < 1 || t->size > 8 || (t->size & (t->size - 1)))
-			return KCFG_UNKNOWN;
-		return KCFG_INT;
-	case BTF_KIND_ENUM:
-		return t->size == 4 && name && !strcmp(name, "libbpf_tristate") ?
-		       KCFG_TRISTATE : KCFG_UNKNOWN;
-	case BTF_KIND_ENUM64:
-		return name && !strcmp(name, "libbpf_tristate") ? KCFG_TRISTATE :
-		       KCFG_UNKNOWN;
-	case BTF_KIND_ARRAY:
-		if (btf_array(t)->nelems == 0)
-			return KCFG_UNKNOWN;
-		return kcfg_classify(btf, btf_array(t)->type, NULL, depth + 1) == KCFG_CHAR ?
-		       KCFG_CHAR_ARR : KCFG_UNKNOWN;
-	default:
-		return KCFG_UNKNOWN;
-	}
-}
-
 /* An extern libbpf cannot resolve: fatal, or (lenient open) left
  * unresolved for the static linker that should have handled it. */
 static int ext_fail(struct loader *ld, struct ld_extern *ext, int err,
@@ -131,7 +91,7 @@ static int init_kcfg(struct loader *ld, struct ld_extern *ext,
 	if (sz <= 0 || sz > UINT32_MAX || align <= 0)
 		return ext_fail(ld, ext, -EINVAL,
 				"extern (kconfig) %s: cannot size its type", ext->name);
-	ext->kcfg_type = kcfg_classify(btf, t->type, &ext->kcfg_signed, 0);
+	ext->kcfg_type = kconfig_type_of(btf, t->type, &ext->kcfg_signed);
 	if (ext->kcfg_type == KCFG_UNKNOWN)
 		return ext_fail(ld, ext, -EOPNOTSUPP,
 				"extern (kconfig) %s: type is unsupported", ext->name);

@@ -42,30 +42,34 @@ static struct func_state *reg_frame(const struct vet_env *env, const struct reg_
 	return env->cur->frame[reg->frameno];
 }
 
-/* The first slot of the object at reg: a constant, 8-aligned stack
- * offset with room below for all its slots. -ERANGE: not allocated yet. */
-static int iter_get_spi(struct vet_env *env, const struct reg_state *reg, int nr_slots)
+/* The first slot of the object at reg in frame f: a constant, 8-aligned
+ * stack offset with room below for all its slots. -ERANGE: not allocated
+ * yet. quiet: a bad offset is -EINVAL without a word in the log. */
+static int iter_spi(struct vet_env *env, const struct func_state *f,
+		    const struct reg_state *reg, int nr_slots, bool quiet)
 {
-	const struct func_state *f = reg_frame(env, reg);
 	int off, spi;
 
 	if (!tnum_is_const(reg->b.var_off)) {
-		verbose(env, "iter has to be at a constant offset\n");
+		if (!quiet)
+			verbose(env, "iter has to be at a constant offset\n");
 		return -EINVAL;
 	}
 	off = reg->off + (int)reg->b.var_off.value;
-	if (off % BPF_REG_SIZE) {
-		verbose(env, "cannot pass in iter at an offset=%d\n", off);
-		return -EINVAL;
-	}
 	spi = (-off - 1) / BPF_REG_SIZE;
-	if (spi + 1 < nr_slots) {
-		verbose(env, "cannot pass in iter at an offset=%d\n", off);
+	if (off % BPF_REG_SIZE || spi + 1 < nr_slots) {
+		if (!quiet)
+			verbose(env, "cannot pass in iter at an offset=%d\n", off);
 		return -EINVAL;
 	}
 	if (spi - nr_slots + 1 < 0 || spi >= f->allocated_stack / BPF_REG_SIZE)
 		return -ERANGE;
 	return spi;
+}
+
+static int iter_get_spi(struct vet_env *env, const struct reg_state *reg, int nr_slots)
+{
+	return iter_spi(env, reg_frame(env, reg), reg, nr_slots, false);
 }
 
 static bool slots_hold_no_iter(struct vet_env *env, const struct reg_state *reg, int nr_slots)
@@ -273,12 +277,11 @@ bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
 	const struct func_state *owner;
 	int spi;
 
-	(void)env;
 	if (r1->type != PTR_TO_STACK || r1->frameno > cur->curframe)
 		return false;
 	owner = cur->frame[r1->frameno];
-	spi = (-(r1->off + (int)r1->b.var_off.value) - 1) / BPF_REG_SIZE;
-	if (spi < 0 || spi >= owner->allocated_stack / BPF_REG_SIZE)
+	spi = iter_spi(env, owner, r1, 1, true);
+	if (spi < 0)
 		return false;
 	return owner->stack[spi].spilled_ptr.iter.state == ITER_STATE_ACTIVE;
 }

@@ -10,17 +10,26 @@
  * values that were not given (CONFIG_* without a config file,
  * LINUX_KERNEL_VERSION without a version) stay unknown bytes
  * (bpfvet_map.init_known), which the verifier reads as unknown scalars.
+ *
+ * The classification of an extern's type and the parsing of one value
+ * (kconfig_type_of, kconfig_set_value, kconfig_set_num) also serve the
+ * kernel loader (kernel_kconfig.c), which reads the running kernel's
+ * config and reports in its own style (enum kconfig_style).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <zlib.h>
 
+#include <bpf/btf.h>
+
 #include "loader.h"
 
 #define LINE_MAX_LEN 4096	/* longer lines are read in pieces, as libbpf does */
+#define NUM_MAX_LEN 64		/* the kernel style's bound on a number's text */
 
 /* libbpf's enum libbpf_tristate */
 enum { TRI_NO = 0, TRI_YES = 1, TRI_MODULE = 2 };
@@ -31,11 +40,72 @@ struct kcfg {
 	const char *path;
 };
 
-static int bad_value(struct kcfg *k, const struct ld_extern *e, const char *why,
-		     const char *value)
+/* ------------------------------------------------------------------ */
+/* Types and values, shared with the kernel loader (kernel_kconfig.c)  */
+/* ------------------------------------------------------------------ */
+
+static enum kcfg_type classify(const struct btf *btf, uint32_t id, bool *is_signed,
+			       int depth)
 {
-	return ld_problem(k->ld, NULL, -EINVAL, "extern (kcfg) '%s': value '%s' %s",
-			  e->name, value, why);
+	const struct btf_type *t = btf_skip_mods(btf, id, NULL);
+	const char *name;
+
+	if (is_signed)
+		*is_signed = false;
+	if (!t || depth > 4)
+		return KCFG_UNKNOWN;
+	name = btf__name_by_offset(btf, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT:
+		if (btf_int_encoding(t) & BTF_INT_BOOL)
+			return t->size == 1 ? KCFG_BOOL : KCFG_UNKNOWN;
+		if (is_signed)
+			*is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		if (t->size == 1)
+			return KCFG_CHAR;
+		if (t->size < 1 || t->size > 8 || (t->size & (t->size - 1)))
+			return KCFG_UNKNOWN;
+		return KCFG_INT;
+	case BTF_KIND_ENUM:
+		return t->size == 4 && name && !strcmp(name, "libbpf_tristate") ?
+		       KCFG_TRISTATE : KCFG_UNKNOWN;
+	case BTF_KIND_ENUM64:
+		return name && !strcmp(name, "libbpf_tristate") ? KCFG_TRISTATE :
+		       KCFG_UNKNOWN;
+	case BTF_KIND_ARRAY:
+		if (btf_array(t)->nelems == 0)
+			return KCFG_UNKNOWN;
+		return classify(btf, btf_array(t)->type, NULL, depth + 1) == KCFG_CHAR ?
+		       KCFG_CHAR_ARR : KCFG_UNKNOWN;
+	default:
+		return KCFG_UNKNOWN;
+	}
+}
+
+enum kcfg_type kconfig_type_of(const struct btf *btf, uint32_t type_id, bool *is_signed)
+{
+	return classify(btf, type_id, is_signed, 0);
+}
+
+/* Formats the refusal and hands it to the caller's sink; returns what the
+ * sink returns (0 when the caller goes on without the value). */
+static int refuse(const struct kconfig_slot *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(const struct kconfig_slot *s, int err, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	n = s->refuse(s->ctx, err, msg);
+	free(msg);
+	return n;
 }
 
 static void put_le(uint8_t *p, uint64_t v, uint32_t sz)
@@ -45,89 +115,161 @@ static void put_le(uint8_t *p, uint64_t v, uint32_t sz)
 }
 
 /* Does v fit in the extern's integer without loss? */
-static bool fits(const struct ld_extern *e, uint64_t v)
+static bool fits(const struct kconfig_slot *s, uint64_t v)
 {
-	uint32_t bits = e->kcfg_sz * 8;
+	uint32_t bits = s->size * 8;
 
-	if (e->kcfg_sz == 8)
+	if (s->size >= 8)
 		return true;
-	if (e->kcfg_signed)
+	if (s->is_signed)
 		return v + (1ull << (bits - 1)) < (1ull << bits);
 	return (v >> bits) == 0;
 }
 
-static int set_num(struct kcfg *k, struct ld_extern *e, uint64_t v, const char *text)
+/* text: how the messages show the value */
+static int set_num(const struct kconfig_slot *s, uint64_t v, const char *text)
 {
-	if (e->kcfg_type != KCFG_INT && e->kcfg_type != KCFG_CHAR &&
-	    e->kcfg_type != KCFG_BOOL)
-		return bad_value(k, e, "implies integer, char, or boolean type", text);
-	if (e->kcfg_type == KCFG_BOOL && v > 1)
-		return bad_value(k, e, "isn't boolean compatible", text);
-	if (!fits(e, v))
-		return ld_problem(k->ld, NULL, -ERANGE,
-				  "extern (kcfg) '%s': value '%s' doesn't fit in %u bytes",
-				  e->name, text, e->kcfg_sz);
-	if (e->kcfg_sz != 1 && e->kcfg_sz != 2 && e->kcfg_sz != 4 && e->kcfg_sz != 8)
-		return bad_value(k, e, "has no integer size", text);
-	put_le(k->data + e->kcfg_off, v, e->kcfg_sz);
-	e->is_set = true;
-	return 0;
+	if (s->type != KCFG_INT && s->type != KCFG_CHAR && s->type != KCFG_BOOL)
+		return refuse(s, -EINVAL,
+			      "extern (kcfg) '%s': value '%s' implies integer, char, or boolean type",
+			      s->name, text);
+	if (s->type == KCFG_BOOL && v > 1)
+		return refuse(s, -EINVAL, "extern (kcfg) '%s': value '%s' isn't boolean compatible",
+			      s->name, text);
+	if (!fits(s, v))
+		return refuse(s, -ERANGE, "extern (kcfg) '%s': value '%s' doesn't fit in %u bytes",
+			      s->name, text, s->size);
+	if (s->size != 1 && s->size != 2 && s->size != 4 && s->size != 8)
+		return refuse(s, -EINVAL, "extern (kcfg) '%s': value '%s' has no integer size",
+			      s->name, text);
+	put_le(s->val, v, s->size);
+	return 1;
+}
+
+int kconfig_set_num(const struct kconfig_slot *s, uint64_t v)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
+	return set_num(s, v, text);
 }
 
 /* 'y', 'n' or 'm' */
-static int set_tristate(struct kcfg *k, struct ld_extern *e, char c, const char *text)
+static int set_tristate(const struct kconfig_slot *s, const char *v, size_t len)
 {
-	uint8_t *p = k->data + e->kcfg_off;
+	uint8_t *p = s->val;
 
-	switch (e->kcfg_type) {
+	switch (s->type) {
 	case KCFG_BOOL:
-		if (c == 'm')
-			return bad_value(k, e, "implies tristate or char type", text);
-		*p = c == 'y';
+		if (v[0] == 'm')
+			return refuse(s, -EINVAL,
+				      "extern (kcfg) '%s': value '%.*s' implies tristate or char type",
+				      s->name, (int)len, v);
+		*p = v[0] == 'y';
 		break;
 	case KCFG_TRISTATE:
-		put_le(p, c == 'y' ? TRI_YES : c == 'm' ? TRI_MODULE : TRI_NO, 4);
+		put_le(p, v[0] == 'y' ? TRI_YES : v[0] == 'm' ? TRI_MODULE : TRI_NO,
+		       s->size < 4 ? s->size : 4);
 		break;
 	case KCFG_CHAR:
-		*p = (uint8_t)c;
+		*p = (uint8_t)v[0];
 		break;
 	default:
-		return bad_value(k, e, "implies bool, tristate, or char type", text);
+		return refuse(s, -EINVAL,
+			      "extern (kcfg) '%s': value '%.*s' implies bool, tristate, or char type",
+			      s->name, (int)len, v);
 	}
-	e->is_set = true;
-	return 0;
+	return 1;
 }
 
 /* "quoted", truncated to the array as libbpf does */
-static int set_string(struct kcfg *k, struct ld_extern *e, const char *text)
+static int set_string(const struct kconfig_slot *s, const char *v, size_t len)
 {
-	size_t len = strlen(text);
-
-	if (e->kcfg_type != KCFG_CHAR_ARR)
-		return bad_value(k, e, "implies char array type", text);
-	if (len < 2 || text[len - 1] != '"')
-		return bad_value(k, e, "is an invalid string", text);
+	if (s->type != KCFG_CHAR_ARR)
+		return refuse(s, -EINVAL, "extern (kcfg) '%s': value '%.*s' implies char array type",
+			      s->name, (int)len, v);
+	if (len < 2 || v[len - 1] != '"') {
+		if (s->style == KCONFIG_STYLE_KERNEL)
+			return refuse(s, -EINVAL, "extern (kcfg) '%s': invalid string config '%.*s'",
+				      s->name, (int)len, v);
+		return refuse(s, -EINVAL, "extern (kcfg) '%s': value '%.*s' is an invalid string",
+			      s->name, (int)len, v);
+	}
 	len -= 2;
-	if (len >= e->kcfg_sz)
-		len = e->kcfg_sz - 1;
-	memcpy(k->data + e->kcfg_off, text + 1, len);
-	k->data[e->kcfg_off + len] = '\0';
-	e->is_set = true;
-	return 0;
+	if (len >= s->size)
+		len = s->size - 1;
+	memcpy(s->val, v + 1, len);
+	s->val[len] = '\0';
+	return 1;
 }
 
-static int set_integer(struct kcfg *k, struct ld_extern *e, const char *text)
+static int set_integer(const struct kconfig_slot *s, const char *v, size_t len)
 {
-	unsigned long long v;
-	char *end;
+	unsigned long long n;
+	char *text, *end, shown[32];
+	int ret;
 
+	if (s->style == KCONFIG_STYLE_KERNEL && (!len || len >= NUM_MAX_LEN))
+		return refuse(s, -EINVAL, "extern (kcfg) '%s': value '%.*s' isn't a valid integer",
+			      s->name, (int)len, v);
+	text = strndup(v, len);
+	if (!text)
+		return -ENOMEM;
 	errno = 0;
-	v = strtoull(text, &end, 0);
+	n = strtoull(text, &end, 0);
 	if (errno || *end)
-		return bad_value(k, e, "isn't a valid integer", text);
-	if (e->kcfg_type != KCFG_INT && e->kcfg_type != KCFG_CHAR)
-		return bad_value(k, e, "implies integer type", text);
-	return set_num(k, e, v, text);
+		ret = refuse(s, -EINVAL, "extern (kcfg) '%s': value '%s' isn't a valid integer",
+			     s->name, text);
+	else if (s->type != KCFG_INT && s->type != KCFG_CHAR)
+		ret = refuse(s, -EINVAL, "extern (kcfg) '%s': value '%s' implies integer type",
+			     s->name, text);
+	else if (s->style == KCONFIG_STYLE_KERNEL) {
+		snprintf(shown, sizeof(shown), "%llu", n);
+		ret = set_num(s, n, shown);
+	} else {
+		ret = set_num(s, n, text);
+	}
+	free(text);
+	return ret;
+}
+
+int kconfig_set_value(const struct kconfig_slot *s, const char *v, size_t len)
+{
+	bool tristate = len && (v[0] == 'y' || v[0] == 'n' || v[0] == 'm') &&
+			(len == 1 || s->style == KCONFIG_STYLE_LOADER);
+
+	if (tristate)
+		return set_tristate(s, v, len);
+	if (len && v[0] == '"')
+		return set_string(s, v, len);
+	return set_integer(s, v, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* The loader: a config file into the .kconfig map                     */
+/* ------------------------------------------------------------------ */
+
+static int loader_refuse(void *ctx, int err, const char *msg)
+{
+	return ld_problem(ctx, NULL, err, "%s", msg);
+}
+
+static struct kconfig_slot loader_slot(struct kcfg *k, const struct ld_extern *e)
+{
+	return (struct kconfig_slot){
+		.name = e->name, .type = e->kcfg_type, .is_signed = e->kcfg_signed,
+		.size = e->kcfg_sz, .val = k->data + e->kcfg_off,
+		.style = KCONFIG_STYLE_LOADER, .refuse = loader_refuse, .ctx = k->ld,
+	};
+}
+
+/* A value written marks the extern set; a refusal the lenient loader
+ * went on from leaves it unset. */
+static int loader_set(struct ld_extern *e, int ret)
+{
+	if (ret > 0)
+		e->is_set = true;
+	return ret > 0 ? 0 : ret;
 }
 
 static struct ld_extern *kcfg_extern(struct loader *ld, const char *name)
@@ -143,6 +285,7 @@ static struct ld_extern *kcfg_extern(struct loader *ld, const char *name)
 static int config_line(struct kcfg *k, char *line)
 {
 	size_t len = strlen(line);
+	struct kconfig_slot slot;
 	struct ld_extern *e;
 	char *eq, *value;
 
@@ -162,16 +305,8 @@ static int config_line(struct kcfg *k, char *line)
 	e = kcfg_extern(k->ld, line);
 	if (!e || e->is_set)
 		return 0;
-	switch (value[0]) {
-	case 'y':
-	case 'n':
-	case 'm':
-		return set_tristate(k, e, value[0], value);
-	case '"':
-		return set_string(k, e, value);
-	default:
-		return set_integer(k, e, value);
-	}
+	slot = loader_slot(k, e);
+	return loader_set(e, kconfig_set_value(&slot, value, strlen(value)));
 }
 
 static int read_config(struct kcfg *k)
@@ -193,7 +328,7 @@ static int read_config(struct kcfg *k)
 /* LINUX_* names are libbpf's own; unknown ones are 0 when weak. */
 static int virtual_value(struct kcfg *k, struct ld_extern *e, uint32_t kernel_version)
 {
-	char text[32];
+	struct kconfig_slot slot = loader_slot(k, e);
 	uint64_t v;
 
 	if (!strcmp(e->name, "LINUX_KERNEL_VERSION")) {
@@ -209,8 +344,7 @@ static int virtual_value(struct kcfg *k, struct ld_extern *e, uint32_t kernel_ve
 		return ld_problem(k->ld, NULL, -EINVAL,
 				  "extern (kcfg) '%s': unrecognized virtual extern", e->name);
 	}
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
-	return set_num(k, e, v, text);
+	return loader_set(e, kconfig_set_num(&slot, v));
 }
 
 static int resolve_all(struct kcfg *k, uint32_t kernel_version)

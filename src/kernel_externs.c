@@ -20,78 +20,12 @@
 
 #include <bpf/btf.h>
 
+#include "core.h"
 #include "kernel_load.h"
 #include "loader.h"
 #include "uapi.h"
 
 #define POISON_KFUNC_BASE 2002000000	/* libbpf's poisoned kfunc call */
-#define COMPAT_DEPTH 32
-
-/* ------------------------------------------------------------------ */
-/* Type compatibility (libbpf's bpf_core_types_are_compat rules)       */
-/* ------------------------------------------------------------------ */
-
-static bool kinds_compat(const struct btf_type *a, const struct btf_type *b)
-{
-	int ka = btf_kind(a), kb = btf_kind(b);
-
-	if (ka == kb)
-		return true;
-	return (ka == BTF_KIND_ENUM || ka == BTF_KIND_ENUM64) &&
-	       (kb == BTF_KIND_ENUM || kb == BTF_KIND_ENUM64);
-}
-
-static int compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
-		  int depth)
-{
-	const struct btf_type *lt, *tt;
-
-	if (depth <= 0)
-		return -EINVAL;
-	lt = btf_skip_mods(lb, lid, &lid);
-	tt = btf_skip_mods(tb, tid, &tid);
-	if (!lt || !tt)
-		return -EINVAL;
-	if (!kinds_compat(lt, tt))
-		return 0;
-	switch (btf_kind(lt)) {
-	case BTF_KIND_UNKN:
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-	case BTF_KIND_ENUM:
-	case BTF_KIND_ENUM64:
-	case BTF_KIND_FWD:
-		return 1;
-	case BTF_KIND_INT:
-		/* Bitfield-like integers are the only incompatible ones. */
-		return btf_int_offset(lt) == 0 && btf_int_offset(tt) == 0;
-	case BTF_KIND_PTR:
-		return compat(lb, lt->type, tb, tt->type, depth - 1);
-	case BTF_KIND_ARRAY:
-		return compat(lb, btf_array(lt)->type, tb, btf_array(tt)->type, depth - 1);
-	case BTF_KIND_FUNC_PROTO: {
-		const struct btf_param *lp = btf_params(lt), *tp = btf_params(tt);
-
-		if (btf_vlen(lt) != btf_vlen(tt))
-			return 0;
-		for (uint16_t i = 0; i < btf_vlen(lt); i++) {
-			int r = compat(lb, lp[i].type, tb, tp[i].type, depth - 1);
-
-			if (r <= 0)
-				return r;
-		}
-		return compat(lb, lt->type, tb, tt->type, depth - 1);
-	}
-	default:
-		return 0;
-	}
-}
-
-int kext_types_compat(const struct btf *lbtf, uint32_t lid, const struct btf *tbtf,
-		      uint32_t tid)
-{
-	return compat(lbtf, lid, tbtf, tid, COMPAT_DEPTH);
-}
 
 /* ------------------------------------------------------------------ */
 /* kfuncs and typed ksyms                                              */
@@ -122,7 +56,7 @@ static int resolve_func(struct kload *kl, const struct btf *vmlinux,
 				    e->name);
 	}
 	kf = btf__type_by_id(vmlinux, (uint32_t)id);
-	ok = btf ? kext_types_compat(btf, e->type_id, vmlinux, kf->type) : 0;
+	ok = btf ? core_types_compat_unqual(btf, e->type_id, vmlinux, kf->type) : 0;
 	if (ok <= 0) {
 		if (e->weak)
 			goto weak;
@@ -155,7 +89,7 @@ static int resolve_var(struct kload *kl, const struct btf *vmlinux,
 				    e->name);
 	}
 	kv = btf__type_by_id(vmlinux, (uint32_t)id);
-	ok = btf ? kext_types_compat(btf, e->type_id, vmlinux, kv->type) : 0;
+	ok = btf ? core_types_compat_unqual(btf, e->type_id, vmlinux, kv->type) : 0;
 	if (ok <= 0)
 		return kload_refuse(kl, -EINVAL,
 				    "extern (var ksym) '%s': incompatible types, local [%u], kernel [%u]",

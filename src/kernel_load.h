@@ -89,9 +89,6 @@ int kext_kconfig_fill(struct kload *kl, void *data, size_t size);
 
 /* kernel_externs.c */
 int kext_patch(struct kload *kl);
-/* libbpf's CO-RE compatibility of two types (1 yes, 0 no, <0 error). */
-int kext_types_compat(const struct btf *lbtf, uint32_t lid, const struct btf *tbtf,
-		      uint32_t tid);
 
 /* kernel_stats.c */
 struct bpfvet_kernel_result;

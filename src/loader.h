@@ -257,6 +257,38 @@ void struct_ops_assign(struct loader *ld);
  * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
 
+/* What libbpf can fill from the kernel config into a variable of BTF type
+ * type_id (bool, tristate, char, integers of 2, 4 or 8 bytes, char
+ * arrays); *is_signed for integers. */
+enum kcfg_type kconfig_type_of(const struct btf *btf, uint32_t type_id, bool *is_signed);
+
+/* The loader (bpfvet verify --kconfig) and the kernel loader (bpfvet
+ * kernel) parse values alike, but the kernel loader words its refusals as
+ * libbpf does (a number as the decimal it parsed to, "invalid string
+ * config"), takes y/n/m only as the whole value (the loader, like libbpf,
+ * goes by the first character) and numbers of at most 63 characters. */
+enum kconfig_style { KCONFIG_STYLE_LOADER, KCONFIG_STYLE_KERNEL };
+
+/* One __kconfig value to write, with libbpf's rules. */
+struct kconfig_slot {
+	const char *name;	/* the extern, for messages */
+	enum kcfg_type type;
+	bool is_signed;
+	uint32_t size;
+	uint8_t *val;		/* where the value goes */
+	enum kconfig_style style;
+	/* Takes a refusal ("extern (kcfg) 'X': ..."); its return value is
+	 * returned: 0 to go on without the value, or a negative errno. */
+	int (*refuse)(void *ctx, int err, const char *msg);
+	void *ctx;
+};
+
+/* A config value of len bytes (y, 250, 0x10, a quoted string): 1 when
+ * written, otherwise what refuse() returned (or -ENOMEM). */
+int kconfig_set_value(const struct kconfig_slot *s, const char *v, size_t len);
+/* A number (the LINUX_* values): same returns. */
+int kconfig_set_num(const struct kconfig_slot *s, uint64_t v);
+
 /* kallsyms.c: addresses of typeless ksyms, from a kallsyms file or, when
  * path is NULL, made up (non-zero, distinct). */
 int kallsyms_fill(struct loader *ld, const char *path);

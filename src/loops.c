@@ -103,17 +103,12 @@ out:
 	return err;
 }
 
-static uint32_t frame_ip(const struct vstate *st, uint32_t fr)
-{
-	return fr == st->curframe ? st->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
-}
-
 static bool scc_callchain(const struct vet_env *env, const struct vstate *st,
 			  struct scc_callchain *c)
 {
 	memset(c, 0, sizeof(*c));
 	for (uint32_t i = 0; i <= st->curframe; i++) {
-		uint32_t ip = frame_ip(st, i), scc = env->aux[ip].scc;
+		uint32_t ip = state_frame_ip(st, i), scc = env->aux[ip].scc;
 
 		if (scc) {
 			c->scc = scc;

@@ -19,12 +19,16 @@ static struct state_list *list_of(struct vstate *st)
 }
 
 /* The bucket mixes the instruction with the top frame's call site. */
+static struct state_list **bucket_at(struct vet_env *env, uint32_t idx, int callsite)
+{
+	return &env->explored[(idx ^ (uint32_t)callsite) % env->insn_cnt];
+}
+
 static struct state_list **bucket(struct vet_env *env, uint32_t idx)
 {
 	const struct vstate *cur = env->cur;
-	uint32_t callsite = (uint32_t)cur->frame[cur->curframe]->callsite;
 
-	return &env->explored[(idx ^ callsite) % env->insn_cnt];
+	return bucket_at(env, idx, cur->frame[cur->curframe]->callsite);
 }
 
 static void update_peak_states(struct vet_env *env)
@@ -91,11 +95,6 @@ static bool same_callsites(const struct vstate *a, const struct vstate *b)
 	return true;
 }
 
-static uint32_t frame_ip(const struct vstate *st, uint32_t fr)
-{
-	return fr == st->curframe ? st->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
-}
-
 /* Wipes what no continuation of a finished checkpoint can read. */
 static void clean_state(struct vet_env *env, struct vstate *st)
 {
@@ -103,7 +102,7 @@ static void clean_state(struct vet_env *env, struct vstate *st)
 	stack_live_query_init(env, st);
 	for (uint32_t fr = 0; fr <= st->curframe; fr++) {
 		struct func_state *f = st->frame[fr];
-		uint16_t live = env->aux[frame_ip(st, fr)].live_regs_before;
+		uint16_t live = env->aux[state_frame_ip(st, fr)].live_regs_before;
 
 		if (!(env->opts_off & BPFVET_NO_LIVENESS))
 			for (int r = 0; r < BPF_REG_FP; r++)
@@ -249,14 +248,72 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 	return 0;
 }
 
+/*
+ * Beyond the kernel: a checkpoint no later state can reach is not stored
+ * (reach.c), nor, optionally, one where no two paths meet: a path that
+ * went through no join since the last checkpoint carries the state it
+ * had there. Inside loops the kernel's placement stays, for its loop
+ * detection and convergence; forced checkpoints stay too (iterator
+ * next() finds its loop's entry state there).
+ */
+static bool checkpoint_useful(const struct vet_env *env, uint32_t idx)
+{
+	if (!(env->opts_on & (BPFVET_USEFUL_CHECKPOINTS | BPFVET_JOIN_CHECKPOINTS)) ||
+	    env->aux[idx].force_checkpoint || reach_may_loop(env, env->cur))
+		return true;
+	if ((env->opts_on & BPFVET_JOIN_CHECKPOINTS) && !reach_is_join(env, idx))
+		return false;
+	return !(env->opts_on & BPFVET_USEFUL_CHECKPOINTS) || reach_pending(env, idx);
+}
+
+static void evict_orphans_at(struct vet_env *env, struct state_list **pp, uint32_t idx)
+{
+	struct state_list *sl;
+
+	while ((sl = *pp)) {
+		if (sl->state.insn_idx == idx && !reach_may_loop(env, &sl->state)) {
+			evict(env, pp, sl);
+			continue;
+		}
+		pp = &sl->next;
+	}
+}
+
+/*
+ * Beyond the kernel: when a path ends, the checkpoints at instructions
+ * only it could still reach are evicted (loops aside). Called before the
+ * next queued path resumes.
+ */
+int evict_orphans(struct vet_env *env)
+{
+	uint32_t *insns, n;
+
+	if (!(env->opts_on & BPFVET_EVICT_UNREACHABLE))
+		return 0;
+	n = reach_take_orphans(env, &insns);
+	for (uint32_t k = 0; k < n; k++) {
+		int subprog = env->aux[insns[k]].subprog;
+		uint32_t ncalls;
+		const uint32_t *calls = reach_call_sites(env, subprog, &ncalls);
+
+		/* Main frames and global functions verified alone: no call site. */
+		evict_orphans_at(env, bucket_at(env, insns[k], -1), insns[k]);
+		for (uint32_t c = 0; c < ncalls; c++)
+			evict_orphans_at(env, bucket_at(env, insns[k], (int)calls[c]), insns[k]);
+	}
+	vet_free(env, insns);
+	return 0;
+}
+
 int is_state_visited(struct vet_env *env, uint32_t idx)
 {
 	struct vstate *cur = env->cur;
 	const struct verifier_stats *s = &env->stats;
 	bool force = env->test_state_freq || env->aux[idx].force_checkpoint ||
-		     cur->jmp_history_cnt > 40 || (env->opts_off & BPFVET_CHECKPOINT_EVERY);
+		     cur->jmp_history_cnt > 40 || (env->opts_on & BPFVET_CHECKPOINT_EVERY);
 	bool add = force || (s->jmps_processed - s->prev_jmps_processed >= 2 &&
-			     s->insn_processed - s->prev_insn_processed >= 8);
+			     s->insn_processed - s->prev_insn_processed >= 8) ||
+		   ((env->opts_on & BPFVET_EAGER_CHECKPOINTS) && !reach_may_loop(env, cur));
 	struct state_list **pp, *sl;
 	uint64_t states_cnt = 0;
 	int ret;
@@ -300,7 +357,7 @@ next:
 		env->stats.max_states_per_insn = states_cnt;
 	if (!env->bpf_capable && states_cnt > COMPLEXITY_LIMIT_STATES)
 		return 0;
-	if (!add)
+	if (!add || !checkpoint_useful(env, idx))
 		return 0;
 	ret = add_checkpoint(env, idx);
 	return ret < 0 ? ret : 0;

@@ -56,6 +56,13 @@ static int frame_copy(struct vet_env *env, struct func_state *dst, const struct 
 	return 0;
 }
 
+/* The instruction frame fr is at: the state's own for the top frame; a
+ * caller waits at the call site its callee's frame records. */
+uint32_t state_frame_ip(const struct vstate *st, uint32_t fr)
+{
+	return fr == st->curframe ? st->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
+}
+
 void state_clear(struct vet_env *env, struct vstate *st)
 {
 	for (int i = 0; i < MAX_CALL_FRAMES; i++) {

@@ -35,6 +35,9 @@ struct func_state *frame_take(struct vet_env *env);
 void frame_pool_drain(struct vet_env *env);
 void state_clear(struct vet_env *env, struct vstate *st);
 int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
+/* Where frame fr of st stands: st->insn_idx for the top frame, else the
+ * call site recorded in frame fr + 1. */
+uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
 int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
 		       uint32_t flags, uint64_t linked_regs);
@@ -171,6 +174,19 @@ int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
 int init_explored_states(struct vet_env *env);
+
+/* reach.c */
+bool reach_enabled(const struct vet_env *env);
+int reach_init(struct vet_env *env);
+void reach_free(struct vet_env *env);
+int reach_note_push(struct vet_env *env, const struct vstate *st, uint32_t insn_idx);
+void reach_note_pop(struct vet_env *env);
+bool reach_pending(const struct vet_env *env, uint32_t idx);
+bool reach_is_join(const struct vet_env *env, uint32_t idx);
+const uint32_t *reach_call_sites(const struct vet_env *env, int subprog, uint32_t *n);
+uint32_t reach_take_orphans(struct vet_env *env, uint32_t **insns);
+bool reach_may_loop(const struct vet_env *env, const struct vstate *st);
+int evict_orphans(struct vet_env *env);
 
 /* precision.c */
 int mark_chain_precision(struct vet_env *env, int regno);

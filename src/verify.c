@@ -77,6 +77,8 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->test_state_freq = env->prog_flags & BPF_F_TEST_STATE_FREQ;
 	env->test_reg_invariants = env->prog_flags & BPF_F_TEST_REG_INVARIANTS;
 	env->opts_off = OPTS_GET(opts, disable, 0ull);
+	/* Older callers passed the checkpoint switch with the others. */
+	env->opts_on = OPTS_GET(opts, enable, 0ull) | (env->opts_off & BPFVET_CHECKPOINT_EVERY);
 	env->nr_cpu_ids = 2;
 	env->cur_hist_idx = -1;
 	env->prev_linfo = -1;
@@ -143,6 +145,7 @@ static void end_pass(struct vet_env *env)
 {
 	free_pending_paths(env);
 	free_explored_states(env);
+	reach_free(env);
 	if (env->cur) {
 		state_clear(env, env->cur);
 		vet_free(env, env->cur);
@@ -158,6 +161,8 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 	env->insn_idx = env->subprogs[subprog].start;
 	env->prev_linfo = -1;
 	err = init_explored_states(env);
+	if (!err)
+		err = reach_init(env);
 	if (!err)
 		err = init_entry_state(env, subprog);
 	if (!err)
@@ -279,6 +284,15 @@ static void print_stats(struct vet_env *env, uint64_t ns, int err)
 		(unsigned long long)s->total_states, (unsigned long long)s->peak_states);
 }
 
+static uint64_t count_seen(const struct vet_env *env)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; env->aux && i < env->insn_cnt; i++)
+		n += env->aux[i].seen;
+	return n;
+}
+
 static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 			const char *msg, struct bpfvet_result *res)
 {
@@ -298,6 +312,8 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 	res->duration_ns = ns;
 	if (sz >= offsetof(struct bpfvet_result, mem_peak) + sizeof(res->mem_peak))
 		res->mem_peak = env->mem.peak;
+	if (sz >= offsetof(struct bpfvet_result, insns_distinct) + sizeof(res->insns_distinct))
+		res->insns_distinct = count_seen(env);
 	res->subprog_cnt = env->subprog_cnt;
 	for (uint32_t i = 0; i < env->subprog_cnt && i < 256; i++)
 		res->stack_depth[i] = env->subprogs[i].stack_depth;

@@ -7,18 +7,27 @@
 #define EXIT_REJECTED	1	/* some program rejected (or a verdict differs) */
 #define EXIT_USAGE	2	/* usage or load error */
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct technique {
 	const char *flag;	/* command-line switch */
 	const char *name;	/* column name in the ablation report */
-	uint64_t bit;		/* BPFVET_NO_* */
+	uint64_t bit;		/* BPFVET_NO_*, or a beyond-kernel bit if on */
+	int on;			/* switches a beyond-kernel technique on */
+};
+
+/* The pruning switches of one run (bpfvet_verify_opts.disable/enable). */
+struct prune_switches {
+	uint64_t disable;
+	uint64_t enable;
 };
 
 /* Terminated by an entry with a NULL flag. */
 extern const struct technique techniques[];
-/* 0 if arg is a technique switch (and records it), -1 otherwise. */
-int parse_technique_flag(const char *arg, uint64_t *disable);
+/* 0 if arg is a technique switch or --prune=PROFILE (and records it),
+ * -1 otherwise. */
+int parse_technique_flag(const char *arg, struct prune_switches *sw);
 #include "bpfvet.h"
 
 /* Target-kernel options shared by verify and dump (open_args.c). */
@@ -40,6 +49,21 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
  * its config and release); cfg holds the config path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
+
+/* rows.c: one row per program, for verify and kernel. */
+struct rows {
+	void *v;		/* the caller's row type */
+	size_t cnt, cap;
+};
+
+/* Appends a zeroed row of size bytes and returns it; NULL when out of
+ * memory (the rows so far are kept). */
+void *rows_add(struct rows *r, size_t size);
+/* The file column: path without its directories. */
+const char *rows_base_name(const char *path);
+/* One csv value or json string on stdout, quoted as each format needs. */
+void rows_csv_value(const char *s);
+void rows_json_string(const char *s);
 
 int cmd_dump(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);

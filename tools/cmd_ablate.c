@@ -37,6 +37,7 @@ struct summary {
 	int n[MAX_CONFIGS];
 	int verdict_changes[MAX_CONFIGS];
 	int limit_hits[MAX_CONFIGS];
+	int limit_passes[MAX_CONFIGS];	/* accepted where the full one hit the limit */
 };
 
 static int config_cnt(void)
@@ -53,9 +54,15 @@ static const char *config_name(int c)
 	return c ? techniques[c - 1].name : "full";
 }
 
-static uint64_t config_bits(int c)
+static struct bpfvet_verify_opts config_opts(int c, uint32_t drop_caps)
 {
-	return c ? techniques[c - 1].bit : 0;
+	struct bpfvet_verify_opts o = { .sz = sizeof(o), .drop_caps = drop_caps };
+
+	if (c && techniques[c - 1].on)
+		o.enable = techniques[c - 1].bit;
+	else if (c)
+		o.disable = techniques[c - 1].bit;
+	return o;
 }
 
 static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -70,9 +77,10 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfvet ablate OBJ.o... [-p GLOB] [-t TYPE] [-o table|csv|json]\n"
-		"Verifies each program with every pruning technique, then with each one\n"
-		"switched off, and reports instructions, states and time relative to the\n"
-		"full configuration.\n");
+		"Verifies each program with the kernel's pruning (full), then with each of\n"
+		"its techniques switched off and each beyond-kernel one switched on (and\n"
+		"all of them: prune-max), and reports instructions, states and time\n"
+		"relative to the full configuration.\n");
 }
 
 static const char *verdict_str(enum bpfvet_verdict v)
@@ -131,7 +139,9 @@ static void account(struct summary *s, int c, const struct bpfvet_result *r,
 		    const struct bpfvet_result *full)
 {
 	if (r->verdict != full->verdict) {
-		if (hit_limit(r))
+		if (hit_limit(full) && r->verdict == BPFVET_ACCEPTED)
+			s->limit_passes[c]++;
+		else if (hit_limit(r))
 			s->limit_hits[c]++;
 		else
 			s->verdict_changes[c]++;
@@ -154,9 +164,7 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 	int configs = config_cnt();
 
 	for (int c = 0; c < configs; c++) {
-		struct bpfvet_verify_opts o = {
-			.sz = sizeof(o), .disable = config_bits(c), .drop_caps = a->drop_caps,
-		};
+		struct bpfvet_verify_opts o = config_opts(c, a->drop_caps);
 		struct bpfvet_result *out = c ? &r : &full;
 		int err = bpfvet_program__verify(p, &o, out);
 
@@ -206,15 +214,15 @@ static void print_summary(const struct ablate_args *a, const struct summary *s)
 	FILE *f = a->fmt == FMT_TABLE ? stdout : stderr;
 
 	fprintf(f, "\nGeometric means relative to the full configuration (accepted programs):\n");
-	fprintf(f, "%-18s %8s %8s %8s %9s %9s %16s\n", "config", "programs", "insns",
-		"peak", "time", "limit", "verdict changes");
+	fprintf(f, "%-18s %8s %8s %8s %9s %9s %9s %16s\n", "config", "programs", "insns",
+		"peak", "time", "limit", "past limit", "verdict changes");
 	for (int c = 1; c < config_cnt(); c++) {
 		int n = s->n[c];
 
-		fprintf(f, "%-18s %8d %8.3f %8.3f %9.3f %9d %16d\n", config_name(c), n,
+		fprintf(f, "%-18s %8d %8.3f %8.3f %9.3f %9d %9d %16d\n", config_name(c), n,
 			n ? exp(s->log_insns[c] / n) : 0.0, n ? exp(s->log_peak[c] / n) : 0.0,
 			n ? exp(s->log_time[c] / n) : 0.0, s->limit_hits[c],
-			s->verdict_changes[c]);
+			s->limit_passes[c], s->verdict_changes[c]);
 	}
 }
 

@@ -41,11 +41,6 @@ struct kargs {
 	bool quiet;
 };
 
-struct krows {
-	struct krow *v;
-	size_t cnt, cap;
-};
-
 static void kernel_usage(FILE *f)
 {
 	fprintf(f,
@@ -212,28 +207,6 @@ static int parse_args(int argc, char **argv, struct kargs *a)
 /* Running both verifiers                                              */
 /* ------------------------------------------------------------------ */
 
-static struct krow *rows_add(struct krows *r)
-{
-	if (r->cnt == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct krow *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
-	memset(&r->v[r->cnt], 0, sizeof(r->v[0]));
-	return &r->v[r->cnt++];
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static void print_log(void *ctx, const char *text, size_t len)
 {
 	(void)ctx;
@@ -293,26 +266,26 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 
 static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
 		    const struct bpfvet_program *prog, const struct bpfvet_program *vprog,
-		    struct krows *rows)
+		    struct rows *rows)
 {
 	struct logbuf klog = { 0 }, vlog = { 0 };
-	struct krow *row = rows_add(rows);
+	struct krow *row = rows_add(rows, sizeof(*row));
 	int err;
 
 	if (!row)
 		return -ENOMEM;
-	row->file = strdup(base_name(path));
+	row->file = strdup(rows_base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
 	err = row->file && row->prog ? run_kernel(a, k, prog, row, &klog) : -ENOMEM;
 	if (err)
 		fprintf(stderr, "bpfvet kernel: %s/%s: kernel load failed to run: %s\n",
-			base_name(path), bpfvet_program__name(prog), strerror(-err));
+			rows_base_name(path), bpfvet_program__name(prog), strerror(-err));
 	if (!err && !a->kernel_only) {
 		err = run_bpfvet(a, vprog, row, &vlog);
 		if (err)
 			fprintf(stderr, "bpfvet kernel: %s/%s: verification failed to run: %s\n",
-				base_name(path), bpfvet_program__name(prog), strerror(-err));
+				rows_base_name(path), bpfvet_program__name(prog), strerror(-err));
 	}
 	if (!err && a->log_diff)
 		err = logdiff_compare(&klog, &vlog, &row->diff);
@@ -364,7 +337,7 @@ static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *
 }
 
 static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
-		      struct krows *rows)
+		      struct rows *rows)
 {
 	char errbuf[256] = "";
 	struct bpfvet_open_opts oo = {
@@ -399,12 +372,14 @@ static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char
 	return err;
 }
 
-static int exit_status(const struct kargs *a, const struct krows *rows)
+static int exit_status(const struct kargs *a, const struct rows *rows)
 {
+	const struct krow *v = rows->v;
+
 	if (a->kernel_only)
 		return EXIT_ACCEPTED;
 	for (size_t i = 0; i < rows->cnt; i++) {
-		enum krow_match m = krow_match(&rows->v[i]);
+		enum krow_match m = krow_match(&v[i]);
 
 		if (m == MATCH_NO || m == MATCH_UNSUPPORTED)
 			return EXIT_REJECTED;
@@ -412,10 +387,22 @@ static int exit_status(const struct kargs *a, const struct krows *rows)
 	return EXIT_ACCEPTED;
 }
 
+static void free_rows(struct rows *rows)
+{
+	struct krow *v = rows->v;
+
+	for (size_t i = 0; i < rows->cnt; i++) {
+		free(v[i].file);
+		free(v[i].prog);
+		free(v[i].diff);
+	}
+	free(v);
+}
+
 int cmd_kernel(int argc, char **argv)
 {
 	struct kargs a = { 0 };
-	struct krows rows = { 0 };
+	struct rows rows = { 0 };
 	struct bpfvet_kernel *k = NULL;
 	int err = 0, rc, status;
 
@@ -444,12 +431,7 @@ int cmd_kernel(int argc, char **argv)
 		else
 			kout_table(rows.v, rows.cnt, a.kernel_only);
 	}
-	for (size_t i = 0; i < rows.cnt; i++) {
-		free(rows.v[i].file);
-		free(rows.v[i].prog);
-		free(rows.v[i].diff);
-	}
-	free(rows.v);
+	free_rows(&rows);
 	free(a.paths);
 	bpfvet_kernel__free(k);
 	return err ? EXIT_USAGE : status;

@@ -18,7 +18,7 @@
 
 enum field {
 	F_FILE, F_PROG, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
-	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_ERROR, F_MAX,
+	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR, F_MAX,
 };
 
 /* csv name (veristat's), accepted aliases, table header. */
@@ -38,6 +38,7 @@ static const struct {
 	[F_MAX_PER_INSN] = { "max_states_per_insn", "max_states", "Max states per insn" },
 	[F_MARK_READ] = { "mark_read", "mark_read", "Mark read" },
 	[F_MEM_PEAK] = { "mem_peak", "mem", "Peak mem (KiB)" },
+	[F_DISTINCT] = { "distinct_insns", "distinct", "Distinct insns" },
 	[F_ERROR] = { "error", "error", "Error" },
 };
 
@@ -58,16 +59,11 @@ struct verify_args {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	uint32_t drop_caps;
-	uint64_t disable;
+	struct prune_switches prune;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
 	bool quiet;
 	struct open_args open;
-};
-
-struct rows {
-	struct row *v;
-	size_t cnt, cap;
 };
 
 static void verify_usage(FILE *f)
@@ -80,13 +76,23 @@ static void verify_usage(FILE *f)
 		"  -o FMT         output: table (default), csv or json\n"
 		"  -e FIELDS      comma-separated fields: file_name, prog_name, prog_type,\n"
 		"                 verdict, duration, total_insns, total_states, peak_states,\n"
-		"                 max_states_per_insn, mark_read, mem_peak (KiB), error\n"
+		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
+		"                 distinct_insns (processed at least once), error\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
 		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
-		"  --no-widen  --no-evict  --checkpoint=kernel|every\n"
+		"  --no-widen  --no-evict\n"
+		"Pruning beyond the kernel's (never changes a verdict, except that a\n"
+		"program too complex for the kernel may pass):\n"
+		"  --prune=kernel|max  the kernel's placement (default), or the three:\n"
+		"  --useful-checkpoints  only where a queued path can still arrive\n"
+		"  --evict-unreachable   drop checkpoints no queued path can reach\n"
+		"  --join-checkpoints    only where paths join\n"
+		"  and further:\n"
+		"  --eager-checkpoints   outside loops, wherever the others allow\n"
+		"  --checkpoint=every    at every prune point, loops included\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
@@ -159,7 +165,7 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
 		return 0;
 	}
-	if (!parse_technique_flag(s, &a->disable))
+	if (!parse_technique_flag(s, &a->prune))
 		return 0;
 	if (!strcmp(s, "-q")) {
 		a->quiet = true;
@@ -233,28 +239,6 @@ static void write_log(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
-static struct row *rows_add(struct rows *r)
-{
-	if (r->cnt == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct row *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
-	memset(&r->v[r->cnt], 0, sizeof(r->v[0]));
-	return &r->v[r->cnt++];
-}
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static int verify_prog(const struct verify_args *a, const char *path,
 		       const struct bpfvet_program *prog, struct rows *rows)
 {
@@ -264,14 +248,15 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.log_fn = write_log,
 		.prog_flags = a->prog_flags,
 		.drop_caps = a->drop_caps,
-		.disable = a->disable,
+		.disable = a->prune.disable,
+		.enable = a->prune.enable,
 	};
-	struct row *row = rows_add(rows);
+	struct row *row = rows_add(rows, sizeof(*row));
 	int err;
 
 	if (!row)
 		return -ENOMEM;
-	row->file = strdup(base_name(path));
+	row->file = strdup(rows_base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
 	row->res.sz = sizeof(row->res);
@@ -317,6 +302,11 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	return err;
 }
 
+static const struct row *row_at(const struct rows *rows, size_t i)
+{
+	return (const struct row *)rows->v + i;
+}
+
 static const char *verdict_str(enum bpfvet_verdict v)
 {
 	return v == BPFVET_ACCEPTED ? "success" : v == BPFVET_REJECTED ? "failure" :
@@ -339,6 +329,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_MAX_PER_INSN: snprintf(buf, sz, "%llu", (unsigned long long)s->max_states_per_insn); break;
 	case F_MARK_READ: snprintf(buf, sz, "%llu", (unsigned long long)s->mark_read); break;
 	case F_MEM_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)(s->mem_peak + 1023) / 1024); break;
+	case F_DISTINCT: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_distinct); break;
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
 	default: buf[0] = 0;
 	}
@@ -346,7 +337,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 
 static bool is_numeric(enum field f)
 {
-	return f >= F_DURATION && f <= F_MEM_PEAK;
+	return f >= F_DURATION && f <= F_DISTINCT;
 }
 
 static void print_table(const struct verify_args *a, const struct rows *rows)
@@ -360,7 +351,7 @@ static void print_table(const struct verify_args *a, const struct rows *rows)
 			continue;
 		width[f] = strlen(fields[f].header);
 		for (size_t i = 0; i < rows->cnt; i++) {
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			if (strlen(buf) > width[f])
 				width[f] = strlen(buf);
 		}
@@ -378,26 +369,11 @@ static void print_table(const struct verify_args *a, const struct rows *rows)
 		for (f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			printf(is_numeric((enum field)f) ? "%*s  " : "%-*s  ", (int)width[f], buf);
 		}
 		printf("\n");
 	}
-}
-
-static void print_csv_value(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_csv(const struct verify_args *a, const struct rows *rows)
@@ -417,28 +393,14 @@ static void print_csv(const struct verify_args *a, const struct rows *rows)
 		for (int f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			if (!first)
 				putchar(',');
-			print_csv_value(buf);
+			rows_csv_value(buf);
 			first = false;
 		}
 		printf("\n");
 	}
-}
-
-static void print_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 static void print_json(const struct verify_args *a, const struct rows *rows)
@@ -453,12 +415,12 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 		for (int f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
-			cell(&rows->v[i], (enum field)f, buf, sizeof(buf));
+			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			printf("%s\"%s\": ", first ? "" : ", ", fields[f].csv);
 			if (is_numeric((enum field)f))
 				printf("%s", buf);
 			else
-				print_json_string(buf);
+				rows_json_string(buf);
 			first = false;
 		}
 		printf("}");
@@ -484,7 +446,7 @@ int cmd_verify(int argc, char **argv)
 			err = rc;
 	}
 	for (size_t i = 0; i < rows.cnt; i++)
-		if (rows.v[i].res.verdict != BPFVET_ACCEPTED)
+		if (row_at(&rows, i)->res.verdict != BPFVET_ACCEPTED)
 			status = EXIT_REJECTED;
 	if (!a.quiet) {
 		if (a.fmt == OUT_CSV)
@@ -495,8 +457,8 @@ int cmd_verify(int argc, char **argv)
 			print_table(&a, &rows);
 	}
 	for (size_t i = 0; i < rows.cnt; i++) {
-		free(rows.v[i].file);
-		free(rows.v[i].prog);
+		free(row_at(&rows, i)->file);
+		free(row_at(&rows, i)->prog);
 	}
 	free(rows.v);
 	free(a.paths);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "kernel_cli.h"
 
 #define CELL_SZ 512
@@ -266,21 +267,6 @@ void kout_table(const struct krow *rows, size_t cnt, bool kernel_only)
 	}
 }
 
-static void csv_value(const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 void kout_csv(const struct krow *rows, size_t cnt, bool kernel_only, bool log_diff)
 {
 	char buf[CELL_SZ];
@@ -302,24 +288,10 @@ void kout_csv(const struct krow *rows, size_t cnt, bool kernel_only, bool log_di
 				putchar(',');
 			first = false;
 			if (csv_cols[c].get(&rows[i], buf, sizeof(buf)))
-				csv_value(buf);
+				rows_csv_value(buf);
 		}
 		printf("\n");
 	}
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
 }
 
 void kout_json(const struct krow *rows, size_t cnt, bool kernel_only, bool log_diff)
@@ -343,7 +315,7 @@ void kout_json(const struct krow *rows, size_t cnt, bool kernel_only, bool log_d
 			else if (col->numeric)
 				printf("%s", buf);
 			else
-				json_string(buf);
+				rows_json_string(buf);
 		}
 		printf("}");
 	}

@@ -19,7 +19,7 @@ want = ("set,file,prog,prog_type,kernel_verdict,bpfvet_verdict,match,kernel_insn
         "bpfvet_insns,kernel_total_states,bpfvet_total_states,kernel_peak_states,"
         "bpfvet_peak_states,kernel_time_us,bpfvet_time_us,runs,kernel_times_us,"
         "bpfvet_times_us,bpfvet_mem_peak_kib,bpfvet_rss_kib,max_insns,max_peak_states,"
-        "stats_stable,kernel_error,bpfvet_error").split(",")
+        "distinct_insns,stats_stable,kernel_error,bpfvet_error").split(",")
 with open(sys.argv[1], newline="") as f:
     r = csv.reader(f)
     head = next(r)
@@ -33,6 +33,10 @@ for x in rows:
     assert x["runs"] == "2" and len(x["bpfvet_times_us"].split(";")) == 2, x
     assert int(x["bpfvet_insns"]) > 0 and int(x["bpfvet_mem_peak_kib"]) > 0, x
     assert int(x["bpfvet_rss_kib"]) > 0, x
+    if x["bpfvet_verdict"] == "success":
+        # --prune=max never processes fewer instructions than there are
+        # distinct ones, nor a program's accepted path fewer than one.
+        assert 0 < int(x["distinct_insns"]) <= int(x["max_insns"]), x
     if x["kernel_verdict"] != "refused":
         assert x["match"] in ("yes", "no"), x
         assert int(x["kernel_insns"]) > 0 and x["kernel_time_us"] != "", x
