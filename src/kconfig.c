@@ -335,9 +335,10 @@ static int virtual_value(struct kcfg *k, struct ld_extern *e, uint32_t kernel_ve
 		if (!kernel_version)
 			return 0;	/* unknown: the map stays unknown */
 		v = kernel_version;
-	} else if (!strcmp(e->name, "LINUX_HAS_BPF_COOKIE") ||
-		   !strcmp(e->name, "LINUX_HAS_SYSCALL_WRAPPER")) {
-		v = 1;	/* both true on Linux 6.18, x86-64 */
+	} else if (!strcmp(e->name, "LINUX_HAS_BPF_COOKIE")) {
+		v = 1;	/* true on Linux 6.18 */
+	} else if (!strcmp(e->name, "LINUX_HAS_SYSCALL_WRAPPER")) {
+		v = !k->ld->no_syscall_wrapper;	/* x86-64 has one; libbpf may not see it */
 	} else if (!strncmp(e->name, "LINUX_", 6) && e->weak) {
 		v = 0;
 	} else {

@@ -154,6 +154,7 @@ struct loader {
 	bool lenient;
 	struct btf *targ_btf;		/* CO-RE target, NULL when none */
 	uint32_t nr_cpus;		/* possible CPUs of the target */
+	bool no_syscall_wrapper;	/* LINUX_HAS_SYSCALL_WRAPPER reads 0 */
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */

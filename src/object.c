@@ -253,6 +253,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	ld.obj = obj;
 	ld.lenient = OPTS_HAS(opts, lenient) && opts->lenient;
+	ld.no_syscall_wrapper = OPTS_HAS(opts, no_syscall_wrapper) && opts->no_syscall_wrapper;
 	ld.nr_cpus = OPTS_HAS(opts, nr_cpus) && opts->nr_cpus ? opts->nr_cpus :
 		     host_possible_cpus();
 	obj->name = object_name(name);

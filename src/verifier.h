@@ -175,6 +175,9 @@ int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
 int init_explored_states(struct vet_env *env);
 
+/* struct_ops_rules.c */
+int struct_ops_check_member(struct vet_env *env);
+
 /* reach.c */
 bool reach_enabled(const struct vet_env *env);
 int reach_init(struct vet_env *env);

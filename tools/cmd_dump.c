@@ -233,6 +233,7 @@ int cmd_dump(int argc, char **argv)
 		.lenient = true,
 	};
 	struct bpfvet_object *obj;
+	char cfg[300];
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
@@ -240,7 +241,7 @@ int cmd_dump(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	libbpf_set_print(quiet_libbpf);
 	opts.prog_type = a.type;
-	if (open_args_apply(&a.open, &opts))
+	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)))
 		return EXIT_USAGE;
 	rc = bpfvet_object__open(a.path, &opts, &obj);
 	if (rc) {

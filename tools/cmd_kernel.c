@@ -325,7 +325,7 @@ static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *
 	struct bpfvet_object *obj;
 	int err;
 
-	if (a->kernel_only || open_args_apply(&a->open, &oo))
+	if (a->kernel_only || open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
 		return NULL;
 	open_args_target_running(&oo, cfg, sizeof(cfg));
 	err = bpfvet_object__open(path, &oo, &obj);

@@ -273,7 +273,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 
 static int verify_object(const struct verify_args *a, const char *path, struct rows *rows)
 {
-	char errbuf[256] = "";
+	char errbuf[256] = "", cfg[300];
 	struct bpfvet_open_opts oo = {
 		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
 		.errbuf_sz = sizeof(errbuf),
@@ -281,7 +281,7 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	struct bpfvet_object *obj;
 	int err;
 
-	if (open_args_apply(&a->open, &oo))
+	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
 		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
