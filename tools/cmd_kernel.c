@@ -12,12 +12,9 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -66,14 +63,6 @@ static void kernel_usage(FILE *f)
 		"%s"
 		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
 		"unsupported), 2 usage or load errors.\n", open_args_usage);
-}
-
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static const char *opt_value(int argc, char **argv, int *i)
@@ -411,7 +400,6 @@ int cmd_kernel(int argc, char **argv)
 		free(a.paths);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
-	libbpf_set_print(quiet_libbpf);
 	if (bpfvet_kernel__new(&k)) {
 		fprintf(stderr, "bpfvet kernel: out of memory\n");
 		free(a.paths);

@@ -6,12 +6,9 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -97,14 +94,6 @@ static void verify_usage(FILE *f)
 		"%s"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
 		open_args_usage);
-}
-
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static int parse_fields(const char *list, bool *sel)
@@ -439,7 +428,6 @@ int cmd_verify(int argc, char **argv)
 		free(a.paths);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
-	libbpf_set_print(quiet_libbpf);
 	for (int i = 0; i < a.path_cnt; i++) {
 		rc = verify_object(&a, a.paths[i], &rows);
 		if (rc)
