@@ -141,8 +141,9 @@ static const char *opt_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
+static int parse_option(int argc, char **argv, int *i, void *args)
 {
+	struct verify_args *a = args;
 	const char *s = argv[*i], *v;
 
 	if (!strcmp(s, "--unpriv")) {
@@ -199,27 +200,10 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 
 static int parse_args(int argc, char **argv, struct verify_args *a)
 {
+	const struct obj_args_parser p = { parse_option, a, verify_usage };
+
 	default_fields(a->sel);
-	a->paths = calloc((size_t)argc, sizeof(*a->paths));
-	if (!a->paths)
-		return -ENOMEM;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			verify_usage(stdout);
-			return 1;
-		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(argc, argv, &i, a))
-				return -EINVAL;
-			continue;
-		}
-		a->paths[a->path_cnt++] = argv[i];
-	}
-	if (!a->path_cnt) {
-		verify_usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
+	return obj_args_scan(argc, argv, &p, &a->paths, &a->path_cnt);
 }
 
 static void write_log(void *ctx, const char *text, size_t len)
