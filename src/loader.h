@@ -237,6 +237,11 @@ int maps_btf(struct loader *ld);
 struct bpfvet_map *maps_add(struct loader *ld);
 int maps_set_names(struct loader *ld, struct bpfvet_map *m, const char *name,
 		   const char *real_name);
+/* maps_add() and maps_set_names(), with where the map comes from; NULL
+ * (the error already in ld->eb) on failure. */
+struct bpfvet_map *maps_add_named(struct loader *ld, const char *name,
+				  const char *real_name, enum bpfvet_map_origin origin,
+				  size_t sec_idx);
 int maps_set_slot(struct loader *ld, struct bpfvet_map *m, size_t slot,
 		  const char *target);
 bool map_is_map_in_map(uint32_t type);

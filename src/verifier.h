@@ -124,6 +124,10 @@ int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix
 /* regcheck.c: operand reads and writes */
 enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
 int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
+/* An instruction's two operands in the kernel's order: the source register
+ * (when the instruction reads one), then the destination as dst_t. */
+int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
+		       bool reads_src, enum reg_arg_type dst_t);
 
 /* alu.c */
 int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
