@@ -262,6 +262,7 @@ void struct_ops_assign(struct loader *ld);
 /* kconfig.c: fills the .kconfig map (path: kernel config or NULL;
  * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
+void kconfig_target_facts(struct loader *ld, const char *path);
 
 /* What libbpf can fill from the kernel config into a variable of BTF type
  * type_id (bool, tristate, char, integers of 2, 4 or 8 bytes, char

@@ -400,6 +400,7 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 /* The helper's own allowed() rule for the program's attach target. */
 int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
+int ksym_check_ldimm64(struct vet_env *env, uint32_t idx);
 int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
 bool ctx_has_conversion(const struct vet_env *env);
 
