@@ -19,3 +19,12 @@ expect_exit() {
 		fail "$name" "exit $got, want $want; stderr: $(head -c 300 "$TMP/err")"
 	fi
 }
+
+# need_corpus NAME: builds the selftest corpus (cached); if that fails,
+# reports NAME as failed and ends the test.
+need_corpus() {
+	if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
+		fail "$1" "corpus: $(tail -n 3 "$TMP/build.err")"
+		exit 0
+	fi
+}

@@ -19,10 +19,7 @@ FIX=tests/fixtures/logs
 # dump_corpus.sh already, and these runs are about output.
 export BPFVET=build/bpfvet
 
-if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
-	fail kernel_logs_corpus "corpus: $(tail -n 3 "$TMP/build.err")"
-	exit 0
-fi
+need_corpus kernel_logs_corpus
 if [ ! -d build/realworld ] && ! scripts/collect-realworld.sh --quiet >/dev/null 2>"$TMP/rw.err"; then
 	fail kernel_logs_realworld "realworld: $(tail -n 3 "$TMP/rw.err")"
 	exit 0

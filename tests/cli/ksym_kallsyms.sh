@@ -8,10 +8,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	pass "ksym_kallsyms (skipped: no /sys/kernel/btf/vmlinux)"
 	exit 0
 fi
-if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
-	fail ksym_kallsyms_build "corpus: $(tail -n 3 "$TMP/build.err")"
-	exit 0
-fi
+need_corpus ksym_kallsyms_build
 O=build/corpus/progs/read_bpf_task_storage_busy.bpf.o
 printf 'CONFIG_KALLSYMS=y\n# CONFIG_KALLSYMS_ALL is not set\n' >"$TMP/no-all"
 printf 'CONFIG_KALLSYMS=y\nCONFIG_KALLSYMS_ALL=y\n' >"$TMP/all"

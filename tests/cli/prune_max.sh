@@ -13,10 +13,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	pass "prune_max (skipped: no /sys/kernel/btf/vmlinux, the bench's CO-RE target)"
 	exit 0
 fi
-if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
-	fail prune_max_build "corpus: $(tail -n 3 "$TMP/build.err")"
-	exit 0
-fi
+need_corpus prune_max_build
 # As `bpfvet kernel` opens bpfvet's side: the running kernel's BTF,
 # config, version and syscall wrapper.
 OPTS=--running-kernel

@@ -3,10 +3,7 @@
 # type, and a sleepable program where bpf_dummy_ops allows none. Verdicts
 # and messages as the kernel gives them (bpfvet kernel, on this machine).
 . tests/lib.sh
-if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
-	fail struct_ops_build "corpus: $(tail -n 3 "$TMP/build.err")"
-	exit 0
-fi
+need_corpus struct_ops_build
 check() {
 	name=$1 obj=$2 prog=$3 want=$4
 	"$BPFVET" "build/corpus/progs/$obj" -p "$prog" -o csv -e prog,verdict,error \

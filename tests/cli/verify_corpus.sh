@@ -10,10 +10,7 @@ EXPECT=tests/fixtures/verify/kernel-agree.tsv
 BTF=
 [ -r /sys/kernel/btf/vmlinux ] && BTF="--btf /sys/kernel/btf/vmlinux"
 
-if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
-	fail verify_corpus_build "corpus: $(tail -n 3 "$TMP/build.err")"
-	exit 0
-fi
+need_corpus verify_corpus_build
 for obj in $(grep -v '^#' "$EXPECT" | cut -f1 | sort -u); do
 	case "$obj" in
 	*/*) path=build/corpus/$obj ;;
