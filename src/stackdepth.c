@@ -101,6 +101,11 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			if (env->subprogs[sidx].is_async_cb &&
 			    !(insn->code == (BPF_JMP | BPF_CALL)))
 				continue;
+			if (env->subprogs[sidx].is_exception_cb) {
+				/* 6.18 prints this one without a newline. */
+				verbose(env, "insn %u cannot call exception cb directly", i);
+				return -EINVAL;
+			}
 			w.ret_insn[w.frame] = i + 1;
 			w.ret_prog[w.frame] = idx;
 			i = env->subprogs[sidx].start;
@@ -116,8 +121,13 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			i--;
 		}
 		if (w.tail_call_reachable)
-			for (uint32_t j = 0; j < w.frame; j++)
+			for (uint32_t j = 0; j < w.frame; j++) {
+				if (env->subprogs[w.ret_prog[j]].is_exception_cb) {
+					verbose(env, "cannot tail call within exception cb\n");
+					return -EINVAL;
+				}
 				env->subprogs[w.ret_prog[j]].tail_call_reachable = true;
+			}
 		if (!w.frame)
 			return 0;
 		if (!env->subprogs[idx].priv_stack)

@@ -107,6 +107,11 @@ int cfg_postorder(struct vet_env *env);
 int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
 void cfg_propagate_pkt_changes(struct vet_env *env);
 
+/* exccb.c: the exception callback, a second entry point */
+int exccb_find_start(struct vet_env *env, int64_t *start);
+void exccb_mark(struct vet_env *env, int64_t start);
+uint32_t exccb_subprog(const struct vet_env *env);
+
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
 int check_ld_imm(struct vet_env *env, const struct bpfvet_insn *insn);

@@ -177,6 +177,9 @@ static int check_global_subprogs(struct vet_env *env)
 	uint32_t new_cnt;
 	int err;
 
+	/* Nothing calls the exception callback: it is always verified. */
+	if (exccb_subprog(env))
+		env->subprogs[exccb_subprog(env)].called = true;
 	do {
 		new_cnt = 0;
 		for (uint32_t i = 1; i < env->subprog_cnt; i++) {
