@@ -79,6 +79,17 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 	return 0;
 }
 
+/* Subprogram idx or one of the frames calling it is a callback. */
+static bool in_callback(const struct vet_env *env, const struct depth_walk *w, uint32_t idx)
+{
+	if (env->subprogs[idx].is_cb)
+		return true;
+	for (uint32_t c = 0; c < w->frame; c++)
+		if (env->subprogs[w->ret_prog[c]].is_cb)
+			return true;
+	return false;
+}
+
 static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 {
 	struct depth_walk w = { 0 };
@@ -93,6 +104,11 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			const struct bpfvet_insn *insn = &env->insns[i];
 			int sidx;
 
+			if (kfunc_is_throw(env, insn) && in_callback(env, &w, idx)) {
+				verbose(env, "bpf_throw kfunc (insn %u) cannot be called from callback subprog %u\n",
+					i, idx);
+				return -EINVAL;
+			}
 			if (!is_call_or_func(insn))
 				continue;
 			sidx = subprog_at(env, i + (uint32_t)insn->imm + 1);

@@ -125,6 +125,8 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 void free_pending_paths(struct vet_env *env);
 int do_check(struct vet_env *env);
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
+int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
+		    const char *prefix);
 
 /* regcheck.c: operand reads and writes */
 enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
@@ -161,6 +163,7 @@ int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
 int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx);
 int check_reference_leak(struct vet_env *env, bool exception_exit);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
+bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 /* retval.c */
 int check_return_code(struct vet_env *env, int regno, const char *reg_name);
