@@ -371,8 +371,7 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 			return err;
 		/* bpf_throw leaves the program from any frame; no return
 		 * value to check, the exception callback provides it. */
-		err = check_exit_leak(env, true, env->cur->curframe == 0,
-				      "BPF_EXIT instruction in main prog");
+		err = check_exit_leak(env, true, true, "bpf_throw");
 		if (!err)
 			*path_done = true;
 		return err;

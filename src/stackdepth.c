@@ -47,6 +47,17 @@ struct depth_walk {
 	bool tail_call_reachable;
 };
 
+/* Subprogram idx or one of the frames calling it is a callback. */
+static bool in_callback(const struct vet_env *env, const struct depth_walk *w, uint32_t idx)
+{
+	if (env->subprogs[idx].is_cb)
+		return true;
+	for (uint32_t c = 0; c < w->frame; c++)
+		if (env->subprogs[w->ret_prog[c]].is_cb)
+			return true;
+	return false;
+}
+
 /* Accounts subprogram idx entering a call chain; 0 or a negative errno. */
 static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx,
 			 bool priv_ok)
@@ -54,6 +65,13 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 	struct subprog_info *sp = &env->subprogs[idx];
 	uint32_t d = rounded_depth(sp->stack_depth);
 
+	/* Linux 6.18 (seen, not read): a tail call in a subprogram that a
+	 * callback calls, or in a callback called from another frame, is
+	 * refused; one in an exception callback's own body is not. */
+	if (w->frame && sp->has_tail_call && in_callback(env, w, idx)) {
+		verbose(env, "cannot tail call within callback\n");
+		return -EINVAL;
+	}
 	if (idx && sp->has_tail_call && w->depth >= 256) {
 		verbose(env, "tail_calls are not allowed when call stack of previous frames is %d bytes. Too large\n",
 			w->depth);
@@ -77,17 +95,6 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 		return -EACCES;
 	}
 	return 0;
-}
-
-/* Subprogram idx or one of the frames calling it is a callback. */
-static bool in_callback(const struct vet_env *env, const struct depth_walk *w, uint32_t idx)
-{
-	if (env->subprogs[idx].is_cb)
-		return true;
-	for (uint32_t c = 0; c < w->frame; c++)
-		if (env->subprogs[w->ret_prog[c]].is_cb)
-			return true;
-	return false;
 }
 
 static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
