@@ -130,3 +130,16 @@ uint32_t exccb_subprog(const struct vet_env *env)
 			return i;
 	return 0;
 }
+
+/* After a successful verification of a program that throws without a
+ * callback of its own, the kernel appends a hidden default one (returning
+ * the cookie), which its "stack depth" line counts. */
+bool exccb_default_added(const struct vet_env *env)
+{
+	if (exccb_subprog(env))
+		return false;
+	for (uint32_t i = 0; i < env->insn_cnt; i++)
+		if (env->aux[i].seen && kfunc_is_throw(env, &env->insns[i]))
+			return true;
+	return false;
+}

@@ -111,6 +111,7 @@ void cfg_propagate_pkt_changes(struct vet_env *env);
 int exccb_find_start(struct vet_env *env, int64_t *start);
 void exccb_mark(struct vet_env *env, int64_t start);
 uint32_t exccb_subprog(const struct vet_env *env);
+bool exccb_default_added(const struct vet_env *env);
 
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
