@@ -88,8 +88,12 @@ struct bpfvet_open_opts {
 	 * x __ksym), loaded as their address like libbpf does. NULL: each gets
 	 * a made-up non-zero kernel address. */
 	const char *kallsyms_path;
+	/* LINUX_HAS_SYSCALL_WRAPPER reads 0, as libbpf finds where it cannot
+	 * probe for the wrapper (bpfvet_kernel__has_syscall_wrapper). false:
+	 * 1, as on Linux 6.18 x86-64 with kprobes. */
+	bool no_syscall_wrapper;
 };
-#define bpfvet_open_opts__last_field kallsyms_path
+#define bpfvet_open_opts__last_field no_syscall_wrapper
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -345,6 +349,10 @@ struct bpfvet_kernel;
 
 int bpfvet_kernel__new(struct bpfvet_kernel **kp);
 void bpfvet_kernel__free(struct bpfvet_kernel *k);
+/* What libbpf would set LINUX_HAS_SYSCALL_WRAPPER to on this kernel: it
+ * probes with a kprobe on __<arch>_sys_bpf, which fails (0) where the
+ * kernel has no kprobe support. */
+bool bpfvet_kernel__has_syscall_wrapper(struct bpfvet_kernel *k);
 
 enum bpfvet_kernel_verdict {
 	BPFVET_KERNEL_ACCEPTED = 0,

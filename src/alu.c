@@ -214,12 +214,8 @@ static int check_mov(struct vet_env *env, const struct bpfvet_insn *insn)
 	err = check_mov_reserved(env, insn);
 	if (err)
 		return err;
-	if (BPF_SRC(insn->code) == BPF_X) {
-		err = check_reg_arg(env, insn->src_reg, SRC_OP);
-		if (err)
-			return err;
-	}
-	err = check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);
+	err = check_src_dst_args(env, insn, BPF_SRC(insn->code) == BPF_X,
+				 DST_OP_NO_MARK);
 	if (err)
 		return err;
 	dst = &regs[insn->dst_reg];
@@ -659,12 +655,7 @@ static int check_binary(struct vet_env *env, const struct bpfvet_insn *insn)
 	err = check_binary_reserved(env, insn);
 	if (err)
 		return err;
-	if (BPF_SRC(insn->code) == BPF_X) {
-		err = check_reg_arg(env, insn->src_reg, SRC_OP);
-		if (err)
-			return err;
-	}
-	err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+	err = check_src_dst_args(env, insn, BPF_SRC(insn->code) == BPF_X, SRC_OP);
 	if (err)
 		return err;
 	if ((op == BPF_MOD || op == BPF_DIV) && BPF_SRC(insn->code) == BPF_K &&

@@ -35,10 +35,7 @@ static int check_rmw(struct vet_env *env, const struct bpfvet_insn *insn)
 		verbose(env, "invalid atomic operand size\n");
 		return -EINVAL;
 	}
-	err = check_reg_arg(env, insn->src_reg, SRC_OP);
-	if (err)
-		return err;
-	err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+	err = check_src_dst_args(env, insn, true, SRC_OP);
 	if (err)
 		return err;
 	if (insn->imm == BPF_CMPXCHG) {

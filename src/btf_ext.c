@@ -186,92 +186,100 @@ static int grow(void **arr, size_t cnt, size_t add, size_t elem)
 	return 0;
 }
 
-/* Returns -ENOENT when the function has no records of this kind. */
-static int append_func_info(const struct ext_info *info, struct bpfvet_program *prog,
-			    const struct func *fn)
+/* Writes one record's fields, the instruction index already made
+ * relative to the program, into its slot of the program's array. */
+typedef void (*fill_fn)(void *slot, uint32_t insn, const uint8_t *rec);
+
+static void fill_func_info(void *slot, uint32_t insn, const uint8_t *rec)
 {
-	const struct ext_info_sec *g = group_of(info, fn);
+	struct bpfvet_func_info *fi = slot;
+
+	fi->insn_off = insn;
+	fi->type_id = rd32(rec + 4);
+}
+
+static void fill_line_info(void *slot, uint32_t insn, const uint8_t *rec)
+{
+	struct bpfvet_line_info *li = slot;
+
+	li->insn_off = insn;
+	li->file_name_off = rd32(rec + 4);
+	li->line_off = rd32(rec + 8);
+	li->line_col = rd32(rec + 12);
+}
+
+static void fill_core_relo(void *slot, uint32_t insn, const uint8_t *rec)
+{
+	struct bpfvet_core_relo *cr = slot;
+
+	cr->insn_off = insn;
+	cr->type_id = rd32(rec + 4);
+	cr->access_str_off = rd32(rec + 8);
+	cr->kind = rd32(rec + 12);
+}
+
+/* Appends the records of group g that fall inside fn to the array *arr
+ * of *cnt elements of elem bytes. Returns how many (0 when none, g NULL
+ * included) or -ENOMEM. */
+static long append_group(const struct ext_info *info, const struct ext_info_sec *g,
+			 const struct func *fn, void **arr, size_t *cnt, size_t elem,
+			 fill_fn fill)
+{
 	size_t n = count_in(info, g, fn);
 	uint32_t r;
 
 	if (!n)
-		return -ENOENT;
-	if (grow((void **)&prog->func_info, prog->func_info_cnt, n,
-		 sizeof(*prog->func_info)))
+		return 0;
+	if (grow(arr, *cnt, n, elem))
 		return -ENOMEM;
 	for (r = 0; r < g->cnt; r++) {
 		const uint8_t *rec = g->recs + (size_t)r * info->rec_size;
-		struct bpfvet_func_info *fi;
 		long insn = rec_insn(info, g, r, fn);
 
 		if (insn < 0)
 			continue;
-		fi = &prog->func_info[prog->func_info_cnt++];
-		fi->insn_off = (uint32_t)insn;
-		fi->type_id = rd32(rec + 4);
+		fill((uint8_t *)*arr + *cnt * elem, (uint32_t)insn, rec);
+		++*cnt;
 	}
-	return 0;
+	return (long)n;
+}
+
+/* Returns -ENOENT when the function has no records of this kind. */
+static int append_func_info(const struct ext_info *info, struct bpfvet_program *prog,
+			    const struct func *fn)
+{
+	long n = append_group(info, group_of(info, fn), fn, (void **)&prog->func_info,
+			      &prog->func_info_cnt, sizeof(*prog->func_info),
+			      fill_func_info);
+
+	return n < 0 ? (int)n : n ? 0 : -ENOENT;
 }
 
 static int append_line_info(const struct ext_info *info, struct bpfvet_program *prog,
 			    const struct func *fn)
 {
-	const struct ext_info_sec *g = group_of(info, fn);
-	size_t n = count_in(info, g, fn);
-	uint32_t r;
+	long n = append_group(info, group_of(info, fn), fn, (void **)&prog->line_info,
+			      &prog->line_info_cnt, sizeof(*prog->line_info),
+			      fill_line_info);
 
-	if (!n)
-		return -ENOENT;
-	if (grow((void **)&prog->line_info, prog->line_info_cnt, n,
-		 sizeof(*prog->line_info)))
-		return -ENOMEM;
-	for (r = 0; r < g->cnt; r++) {
-		const uint8_t *rec = g->recs + (size_t)r * info->rec_size;
-		struct bpfvet_line_info *li;
-		long insn = rec_insn(info, g, r, fn);
-
-		if (insn < 0)
-			continue;
-		li = &prog->line_info[prog->line_info_cnt++];
-		li->insn_off = (uint32_t)insn;
-		li->file_name_off = rd32(rec + 4);
-		li->line_off = rd32(rec + 8);
-		li->line_col = rd32(rec + 12);
-	}
-	return 0;
+	return n < 0 ? (int)n : n ? 0 : -ENOENT;
 }
 
 static int append_core(const struct ext_info *info, struct bpfvet_program *prog,
 		       const struct func *fn)
 {
-	size_t i, n;
+	size_t i;
 
 	/* CO-RE records of one section may come in several groups. */
 	for (i = 0; i < info->sec_cnt; i++) {
 		const struct ext_info_sec *g = &info->secs[i];
-		uint32_t r;
 
 		if (g->elf_sec != fn->sec_idx)
 			continue;
-		n = count_in(info, g, fn);
-		if (!n)
-			continue;
-		if (grow((void **)&prog->core_relos, prog->core_relo_cnt, n,
-			 sizeof(*prog->core_relos)))
+		if (append_group(info, g, fn, (void **)&prog->core_relos,
+				 &prog->core_relo_cnt, sizeof(*prog->core_relos),
+				 fill_core_relo) < 0)
 			return -ENOMEM;
-		for (r = 0; r < g->cnt; r++) {
-			const uint8_t *rec = g->recs + (size_t)r * info->rec_size;
-			struct bpfvet_core_relo *cr;
-			long insn = rec_insn(info, g, r, fn);
-
-			if (insn < 0)
-				continue;
-			cr = &prog->core_relos[prog->core_relo_cnt++];
-			cr->insn_off = (uint32_t)insn;
-			cr->type_id = rd32(rec + 4);
-			cr->access_str_off = rd32(rec + 8);
-			cr->kind = rd32(rec + 12);
-		}
 	}
 	return 0;
 }

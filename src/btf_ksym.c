@@ -96,6 +96,32 @@ bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext)
 	       kernel_sym(prog, targ, e) < 0;
 }
 
+/*
+ * The kernel resolves typed ksyms before verifying: a variable needs its
+ * address from kallsyms, which has no data symbols on a kernel built
+ * without CONFIG_KALLSYMS_ALL.
+ */
+int ksym_check_ldimm64(struct vet_env *env, uint32_t idx)
+{
+	const struct bpfvet_insn *insn = &env->insns[idx];
+	const struct bpfvet_program *prog = env->prog;
+	const struct bpfvet_extern *e;
+	int id;
+
+	if (!env->targ_btf || !prog->obj || prog->obj->targ_data_syms >= 0 ||
+	    insn->imm < 0 || (size_t)insn->imm >= prog->extern_cnt)
+		return 0;
+	e = &prog->externs[insn->imm];
+	if (e->kind != BPFVET_EXTERN_KSYM)
+		return 0;
+	id = find_kernel_sym(env, e);
+	if (id <= 0)
+		return 0;
+	verbose(env, "ldimm64 failed to find the address for kernel symbol '%s'.\n",
+		kbtf_name(env->targ_btf, (uint32_t)id));
+	return -ENOENT;
+}
+
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst)
 {
 	const struct bpfvet_extern *e;

@@ -248,6 +248,12 @@ int cfg_check_insns(struct vet_env *env)
 			if (err)
 				return err;
 		}
+		if (insn->src_reg == BPF_PSEUDO_BTF_ID) {
+			int err = ksym_check_ldimm64(env, i);
+
+			if (err)
+				return err;
+		}
 		i++;
 	}
 	return 0;

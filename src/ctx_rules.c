@@ -92,6 +92,25 @@ bool ctx_layout_check(const struct ctx_layout *l, const struct ctx_query *q,
 	return row && ctx_row_check(row, q, out);
 }
 
+bool ctx_is_sk_buff(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_SOCKET_FILTER:
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_SCHED_ACT:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
+	case BPF_PROG_TYPE_SK_SKB:
+	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool ctx_access_check(const struct ctx_query *q, struct ctx_access *out)
 {
 	out->reg_type = 0;
@@ -103,18 +122,9 @@ bool ctx_access_check(const struct ctx_query *q, struct ctx_access *out)
 	if (q->size != 1 && q->size != 2 && q->size != 4 && q->size != 8)
 		return false;
 
-	switch (q->prog_type) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-	case BPF_PROG_TYPE_LWT_IN:
-	case BPF_PROG_TYPE_LWT_OUT:
-	case BPF_PROG_TYPE_LWT_XMIT:
-	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	if (ctx_is_sk_buff(q->prog_type))
 		return ctx_skb_check(q, out);
+	switch (q->prog_type) {
 	case BPF_PROG_TYPE_CGROUP_SOCK:
 	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
 	case BPF_PROG_TYPE_SOCK_OPS:
@@ -148,18 +158,9 @@ bool ctx_access_check(const struct ctx_query *q, struct ctx_access *out)
 int ctx_type_size(uint32_t prog_type, uint32_t attach_type)
 {
 	(void)attach_type;
-	switch (prog_type) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-	case BPF_PROG_TYPE_LWT_IN:
-	case BPF_PROG_TYPE_LWT_OUT:
-	case BPF_PROG_TYPE_LWT_XMIT:
-	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	if (ctx_is_sk_buff(prog_type))
 		return 192;	/* struct __sk_buff */
+	switch (prog_type) {
 	case BPF_PROG_TYPE_KPROBE:
 		return 168;	/* struct pt_regs (x86-64) */
 	case BPF_PROG_TYPE_TRACEPOINT:

@@ -49,6 +49,10 @@ struct ctx_query {
 	bool is_ldsx;			/* a sign-extending load */
 };
 
+/* The program types whose context is struct __sk_buff (ctx_skb.c's
+ * rules; sizeof 192). */
+bool ctx_is_sk_buff(uint32_t prog_type);
+
 /*
  * The program type's is_valid_access hook. Returns true when the access
  * is allowed and then fills *out (reg_type is SCALAR_VALUE for stores and

@@ -267,11 +267,6 @@ static bool refsafe(const struct vstate *old, const struct vstate *cur, struct i
 	return true;
 }
 
-static uint32_t frame_insn_idx(const struct vstate *st, uint32_t frame)
-{
-	return frame == st->curframe ? st->insn_idx : (uint32_t)st->frame[frame + 1]->callsite;
-}
-
 static bool func_states_equal(struct vet_env *env, const struct func_state *old,
 			      const struct func_state *cur, uint32_t insn_idx,
 			      enum exact_level exact)
@@ -306,7 +301,7 @@ bool states_equal(struct vet_env *env, const struct vstate *old,
 		if (old->frame[i]->callsite != cur->frame[i]->callsite)
 			return false;
 		if (!func_states_equal(env, old->frame[i], cur->frame[i],
-				       frame_insn_idx(old, i), exact))
+				       state_frame_ip(old, i), exact))
 			return false;
 	}
 	return true;

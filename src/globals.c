@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 
 #include "btf_kern.h"
+#include "ctx_rules.h"
 #include "verifier.h"
 
 enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_TRUSTED };
@@ -89,18 +90,9 @@ static int arg_tags(struct vet_env *env, const struct btf *btf, uint32_t func_id
 /* The struct a program type's context argument points to. */
 static const char *ctx_struct_name(uint32_t prog_type)
 {
-	switch (prog_type) {
-	case BPF_PROG_TYPE_SOCKET_FILTER:
-	case BPF_PROG_TYPE_SCHED_CLS:
-	case BPF_PROG_TYPE_SCHED_ACT:
-	case BPF_PROG_TYPE_CGROUP_SKB:
-	case BPF_PROG_TYPE_LWT_IN:
-	case BPF_PROG_TYPE_LWT_OUT:
-	case BPF_PROG_TYPE_LWT_XMIT:
-	case BPF_PROG_TYPE_LWT_SEG6LOCAL:
-	case BPF_PROG_TYPE_SK_SKB:
-	case BPF_PROG_TYPE_FLOW_DISSECTOR:
+	if (ctx_is_sk_buff(prog_type))
 		return "__sk_buff";
+	switch (prog_type) {
 	case BPF_PROG_TYPE_XDP: return "xdp_md";
 	case BPF_PROG_TYPE_KPROBE: return "bpf_user_pt_regs_t";
 	case BPF_PROG_TYPE_PERF_EVENT: return "bpf_perf_event_data";

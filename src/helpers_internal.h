@@ -10,33 +10,7 @@
 #include <stdint.h>
 
 #include "helpers.h"
-
-/*
- * Type flags shared by register, argument and return types (kernel enum
- * bpf_type_flag, 6.18 values). env.h defines the same macros with the
- * same spelling; identical redefinitions are legal C.
- */
-#define PTR_MAYBE_NULL		0x100u
-#define MEM_RDONLY		0x200u
-#define MEM_RINGBUF		0x400u
-#define MEM_USER		0x800u
-#define MEM_PERCPU		0x1000u
-#define OBJ_RELEASE		0x2000u
-#define PTR_UNTRUSTED		0x4000u
-#define MEM_UNINIT		0x8000u
-#define DYNPTR_TYPE_LOCAL	0x10000u
-#define DYNPTR_TYPE_RINGBUF	0x20000u
-#define MEM_FIXED_SIZE		0x40000u
-#define MEM_ALLOC		0x80000u
-#define PTR_TRUSTED		0x100000u
-#define MEM_RCU			0x200000u
-#define NON_OWN_REF		0x400000u
-#define DYNPTR_TYPE_SKB		0x800000u
-#define DYNPTR_TYPE_XDP		0x1000000u
-#define MEM_ALIGNED		0x2000000u
-#define MEM_WRITE		0x4000000u
-#define DYNPTR_TYPE_SKB_META	0x8000000u
-#define BASE_TYPE_MASK		0xffu
+#include "type_flags.h"
 
 /* Everything the kernel's get_func_proto hooks depend on. */
 struct helper_query {

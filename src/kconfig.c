@@ -335,9 +335,10 @@ static int virtual_value(struct kcfg *k, struct ld_extern *e, uint32_t kernel_ve
 		if (!kernel_version)
 			return 0;	/* unknown: the map stays unknown */
 		v = kernel_version;
-	} else if (!strcmp(e->name, "LINUX_HAS_BPF_COOKIE") ||
-		   !strcmp(e->name, "LINUX_HAS_SYSCALL_WRAPPER")) {
-		v = 1;	/* both true on Linux 6.18, x86-64 */
+	} else if (!strcmp(e->name, "LINUX_HAS_BPF_COOKIE")) {
+		v = 1;	/* true on Linux 6.18 */
+	} else if (!strcmp(e->name, "LINUX_HAS_SYSCALL_WRAPPER")) {
+		v = !k->ld->no_syscall_wrapper;	/* x86-64 has one; libbpf may not see it */
 	} else if (!strncmp(e->name, "LINUX_", 6) && e->weak) {
 		v = 0;
 	} else {
@@ -405,6 +406,32 @@ static int known_mask(struct loader *ld, uint32_t size, uint8_t **maskp)
 	}
 	*maskp = mask;
 	return 0;
+}
+
+static bool has_typed_ksym_var(const struct loader *ld)
+{
+	for (size_t i = 0; i < ld->ext_cnt; i++)
+		if (ld->exts[i].type == EXT_KSYM && !ld->exts[i].is_func && ld->exts[i].type_id)
+			return true;
+	return false;
+}
+
+/* CONFIG_KALLSYMS_ALL of the target, read only for objects with typed
+ * ksym variables: the kernel finds their address in kallsyms, which
+ * lists data symbols only with it. */
+void kconfig_target_facts(struct loader *ld, const char *path)
+{
+	static const char opt[] = "CONFIG_KALLSYMS_ALL=";
+	char line[LINE_MAX_LEN];
+	gzFile f;
+
+	if (!path || !has_typed_ksym_var(ld) || !(f = gzopen(path, "rb")))
+		return;
+	ld->obj->targ_data_syms = -1;
+	while (gzgets(f, line, sizeof(line)))
+		if (!strncmp(line, opt, sizeof(opt) - 1) && line[sizeof(opt) - 1] == 'y')
+			ld->obj->targ_data_syms = 1;
+	gzclose(f);
 }
 
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version)

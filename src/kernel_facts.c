@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <zlib.h>
@@ -293,4 +294,50 @@ size_t kfacts_essential_len(const char *name)
 			return i + 1;
 	}
 	return n;
+}
+
+/* libbpf's arch_specific_syscall_pfx(). */
+static const char *syscall_prefix(void)
+{
+	static const struct { const char *machine, *pfx; } arch[] = {
+		{ "x86_64", "x64" }, { "i686", "ia32" }, { "aarch64", "arm64" },
+		{ "s390x", "s390x" }, { "ppc64le", "powerpc" }, { "ppc64", "powerpc" },
+		{ "riscv64", "riscv" }, { "loongarch64", "loongarch" },
+	};
+	struct utsname uts;
+
+	if (uname(&uts))
+		return NULL;
+	for (size_t i = 0; i < sizeof(arch) / sizeof(arch[0]); i++)
+		if (!strcmp(uts.machine, arch[i].machine))
+			return arch[i].pfx;
+	return NULL;
+}
+
+/* libbpf answers by trying to attach a kprobe to __<arch>_sys_bpf. We do
+ * not create probes; we ask whether kprobes exist at all (a kprobe PMU, or
+ * tracefs kprobe_events for libbpf's legacy path) and whether the kernel
+ * has the symbol. Without kprobes libbpf's probe fails, and says 0. */
+static bool probe_syscall_wrapper(void)
+{
+	const char *pfx = syscall_prefix();
+	char name[64];
+	const char *names[1] = { name };
+	uint64_t addr = 0;
+
+	if (!pfx)
+		return false;
+	if (access("/sys/bus/event_source/devices/kprobe/type", F_OK) &&
+	    access("/sys/kernel/tracing/kprobe_events", F_OK) &&
+	    access("/sys/kernel/debug/tracing/kprobe_events", F_OK))
+		return false;
+	snprintf(name, sizeof(name), "__%s_sys_bpf", pfx);
+	return kfacts_kallsyms(names, 1, &addr) == 0 && addr;
+}
+
+bool bpfvet_kernel__has_syscall_wrapper(struct bpfvet_kernel *k)
+{
+	if (!k->syscall_wrapper)
+		k->syscall_wrapper = probe_syscall_wrapper() ? 1 : -1;
+	return k->syscall_wrapper > 0;
 }

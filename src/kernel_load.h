@@ -35,6 +35,7 @@ struct bpfvet_kernel {
 	int kconfig_err;		/* same convention */
 	uint32_t version;		/* KERNEL_VERSION(a, b, c), 0 if unknown */
 	int cpus;			/* possible CPUs, 0 until read */
+	int syscall_wrapper;		/* 0 until probed; then 1 or -1 */
 };
 
 struct kload {

@@ -154,6 +154,7 @@ struct loader {
 	bool lenient;
 	struct btf *targ_btf;		/* CO-RE target, NULL when none */
 	uint32_t nr_cpus;		/* possible CPUs of the target */
+	bool no_syscall_wrapper;	/* LINUX_HAS_SYSCALL_WRAPPER reads 0 */
 	struct elf_file elf;
 	uint8_t *sec_kind;		/* enum sec_kind, per ELF section */
 	size_t text_shndx;		/* 0 when there is no .text */
@@ -236,6 +237,11 @@ int maps_btf(struct loader *ld);
 struct bpfvet_map *maps_add(struct loader *ld);
 int maps_set_names(struct loader *ld, struct bpfvet_map *m, const char *name,
 		   const char *real_name);
+/* maps_add() and maps_set_names(), with where the map comes from; NULL
+ * (the error already in ld->eb) on failure. */
+struct bpfvet_map *maps_add_named(struct loader *ld, const char *name,
+				  const char *real_name, enum bpfvet_map_origin origin,
+				  size_t sec_idx);
 int maps_set_slot(struct loader *ld, struct bpfvet_map *m, size_t slot,
 		  const char *target);
 bool map_is_map_in_map(uint32_t type);
@@ -256,6 +262,7 @@ void struct_ops_assign(struct loader *ld);
 /* kconfig.c: fills the .kconfig map (path: kernel config or NULL;
  * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
+void kconfig_target_facts(struct loader *ld, const char *path);
 
 /* What libbpf can fill from the kernel config into a variable of BTF type
  * type_id (bool, tristate, char, integers of 2, 4 or 8 bytes, char

@@ -48,6 +48,19 @@ int maps_set_names(struct loader *ld, struct bpfvet_map *m,
 	return 0;
 }
 
+struct bpfvet_map *maps_add_named(struct loader *ld, const char *name,
+				  const char *real_name, enum bpfvet_map_origin origin,
+				  size_t sec_idx)
+{
+	struct bpfvet_map *m = maps_add(ld);
+
+	if (!m || maps_set_names(ld, m, name, real_name))
+		return NULL;
+	m->origin = origin;
+	m->sec_idx = (int)sec_idx;
+	return m;
+}
+
 void maps_free_one(struct bpfvet_map *map)
 {
 	size_t i;
@@ -154,20 +167,15 @@ static int internal_map(struct loader *ld, const char *real_name, size_t sec_idx
 	const struct btf *btf = ld->obj->btf;
 	char name[OBJ_NAME_LEN];
 	struct bpfvet_map *m;
-	int err, id;
+	int id;
 
 	if (size > UINT32_MAX)
 		return errbuf_set(ld->eb, -E2BIG, "section %s is too large (%zu bytes)",
 				  real_name, size);
 	internal_name(ld->obj->name, real_name, name);
-	m = maps_add(ld);
+	m = maps_add_named(ld, name, real_name, BPFVET_MAP_DATA, sec_idx);
 	if (!m)
 		return -ENOMEM;
-	err = maps_set_names(ld, m, name, real_name);
-	if (err)
-		return err;
-	m->origin = BPFVET_MAP_DATA;
-	m->sec_idx = (int)sec_idx;
 	m->type = BPF_MAP_TYPE_ARRAY;
 	m->key_size = sizeof(uint32_t);
 	m->value_size = (uint32_t)size;
@@ -250,20 +258,14 @@ static int struct_ops_var(struct loader *ld, size_t sec_idx, const char *sec_nam
 	const char *name = var ? btf__name_by_offset(btf, var->name_off) : NULL;
 	int type_id = btf__resolve_type(btf, vs->type);
 	struct bpfvet_map *m;
-	int err;
 
 	t = type_id > 0 ? btf__type_by_id(btf, type_id) : NULL;
 	if (!name || !name[0] || !t || !btf_is_struct(t))
 		return errbuf_set(ld->eb, -EINVAL, "section %s: bad struct_ops variable",
 				  sec_name);
-	m = maps_add(ld);
+	m = maps_add_named(ld, name, name, BPFVET_MAP_BTF, sec_idx);
 	if (!m)
 		return -ENOMEM;
-	err = maps_set_names(ld, m, name, name);
-	if (err)
-		return err;
-	m->origin = BPFVET_MAP_BTF;
-	m->sec_idx = (int)sec_idx;
 	m->sec_off = vs->offset;
 	m->type = BPF_MAP_TYPE_STRUCT_OPS;
 	m->key_size = sizeof(uint32_t);

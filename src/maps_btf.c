@@ -297,14 +297,9 @@ static int btf_map_one(struct loader *ld, const struct elf_sec *sec,
 	err = parse_def(ld, name, def_t, &def, &inner);
 	if (err)
 		return err;
-	m = maps_add(ld);
+	m = maps_add_named(ld, name, name, BPFVET_MAP_BTF, ld->btf_maps_shndx);
 	if (!m)
 		return -ENOMEM;
-	err = maps_set_names(ld, m, name, name);
-	if (err)
-		return err;
-	m->origin = BPFVET_MAP_BTF;
-	m->sec_idx = (int)ld->btf_maps_shndx;
 	m->sec_off = vi->offset;
 	m->btf_var_type_id = vi->type;
 	fill_from_def(m, &def);

@@ -52,7 +52,6 @@ static int legacy_one(struct loader *ld, const struct elf_sec *sec,
 	struct legacy_def def = { 0 };
 	const char *name = elf_file_sym_name(&ld->elf, sym);
 	struct bpfvet_map *m;
-	int err;
 
 	if (!name || !name[0])
 		return errbuf_set(ld->eb, -EINVAL, "section %s: map without a name",
@@ -63,14 +62,9 @@ static int legacy_one(struct loader *ld, const struct elf_sec *sec,
 				  sec->name, name);
 	memcpy(w, (const char *)sec->data + sym->st_value,
 	       def_sz < sizeof(w) ? def_sz : sizeof(w));
-	m = maps_add(ld);
+	m = maps_add_named(ld, name, name, BPFVET_MAP_LEGACY, sec_idx);
 	if (!m)
 		return -ENOMEM;
-	err = maps_set_names(ld, m, name, name);
-	if (err)
-		return err;
-	m->origin = BPFVET_MAP_LEGACY;
-	m->sec_idx = (int)sec_idx;
 	m->sec_off = sym->st_value;
 	m->type = w[0];
 	m->key_size = w[1];

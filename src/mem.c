@@ -504,10 +504,7 @@ int check_load_mem_strict(struct vet_env *env, const struct bpfvet_insn *insn,
 	uint32_t src_type;
 	int err;
 
-	err = check_reg_arg(env, insn->src_reg, SRC_OP);
-	if (err)
-		return err;
-	err = check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);
+	err = check_src_dst_args(env, insn, true, DST_OP_NO_MARK);
 	if (err)
 		return err;
 	src_type = cur_regs(env)[insn->src_reg].type;
@@ -532,10 +529,7 @@ int check_store_reg_strict(struct vet_env *env, const struct bpfvet_insn *insn,
 	uint32_t dst_type;
 	int err;
 
-	err = check_reg_arg(env, insn->src_reg, SRC_OP);
-	if (err)
-		return err;
-	err = check_reg_arg(env, insn->dst_reg, SRC_OP);
+	err = check_src_dst_args(env, insn, true, SRC_OP);
 	if (err)
 		return err;
 	dst_type = cur_regs(env)[insn->dst_reg].type;

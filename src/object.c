@@ -217,6 +217,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err)
 		err = kconfig_fill(ld, op->kconfig_path, op->kernel_version);
 	if (!err)
+		kconfig_target_facts(ld, op->kconfig_path);
+	if (!err)
 		err = kallsyms_fill(ld, op->kallsyms_path);
 	if (!err)
 		err = relos_collect(ld);
@@ -253,6 +255,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 		return errbuf_set(eb, -ENOMEM, "out of memory");
 	ld.obj = obj;
 	ld.lenient = OPTS_HAS(opts, lenient) && opts->lenient;
+	ld.no_syscall_wrapper = OPTS_HAS(opts, no_syscall_wrapper) && opts->no_syscall_wrapper;
 	ld.nr_cpus = OPTS_HAS(opts, nr_cpus) && opts->nr_cpus ? opts->nr_cpus :
 		     host_possible_cpus();
 	obj->name = object_name(name);

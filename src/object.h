@@ -205,6 +205,10 @@ struct bpfvet_object {
 	struct btf *targ_btf;
 	/* Its name index (btf_index.c), NULL without target or memory. */
 	struct btf_index *targ_index;
+	/* Whether the target's kallsyms lists data symbols (its config's
+	 * CONFIG_KALLSYMS_ALL): 1 yes, -1 no, 0 unknown (no config read).
+	 * Without them the kernel cannot load a typed ksym variable. */
+	int targ_data_syms;
 	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
 	 * and offsets, extern sections and hidden functions fixed up), and
 	 * the raw .BTF.ext bytes (NULL when absent or malformed). */

@@ -51,3 +51,16 @@ int reg_bounds_sanity_check(struct vet_env *env, struct reg_state *reg,
 	}
 	return 0;
 }
+
+int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
+		       bool reads_src, enum reg_arg_type dst_t)
+{
+	int err;
+
+	if (reads_src) {
+		err = check_reg_arg(env, insn->src_reg, SRC_OP);
+		if (err)
+			return err;
+	}
+	return check_reg_arg(env, insn->dst_reg, dst_t);
+}

@@ -12,163 +12,135 @@
 #include "scalar_impl.h"
 #include "uapi.h"
 
-/* ---- ADD / SUB ----------------------------------------------------------- */
+/* ---- Spans --------------------------------------------------------------- */
 
-static void add32(struct bounds *d, const struct bounds *s)
+/*
+ * Most rules are the same at both widths, so they are written once on a
+ * span: one width's four bounds, signed ones sign-extended and unsigned
+ * ones zero-extended to 64 bits. At 32 bits the 64-bit arithmetic of
+ * ADD/SUB/MUL cannot overflow, and a result outside the 32-bit range is
+ * exactly a 32-bit overflow.
+ */
+struct span {
+	int64_t smin, smax;
+	uint64_t umin, umax;
+};
+
+static struct span span_of(const struct bounds *b, bool w32)
 {
-	int32_t lo, hi;
-	uint32_t ulo, uhi;
-	bool lo_wrap, hi_wrap;
+	if (w32)
+		return (struct span){ b->s32_min, b->s32_max, b->u32_min, b->u32_max };
+	return (struct span){ b->smin, b->smax, b->umin, b->umax };
+}
 
-	if (__builtin_add_overflow(d->s32_min, s->s32_min, &lo) ||
-	    __builtin_add_overflow(d->s32_max, s->s32_max, &hi)) {
-		d->s32_min = INT32_MIN;
-		d->s32_max = INT32_MAX;
+static void span_store(struct bounds *b, const struct span *r, bool w32)
+{
+	if (w32) {
+		b->s32_min = (int32_t)r->smin;
+		b->s32_max = (int32_t)r->smax;
+		b->u32_min = (uint32_t)r->umin;
+		b->u32_max = (uint32_t)r->umax;
 	} else {
-		d->s32_min = lo;
-		d->s32_max = hi;
-	}
-	/* Unsigned: fine when both ends wrap or neither does. */
-	lo_wrap = __builtin_add_overflow(d->u32_min, s->u32_min, &ulo);
-	hi_wrap = __builtin_add_overflow(d->u32_max, s->u32_max, &uhi);
-	if (!lo_wrap && hi_wrap) {
-		d->u32_min = 0;
-		d->u32_max = UINT32_MAX;
-	} else {
-		d->u32_min = ulo;
-		d->u32_max = uhi;
+		b->smin = r->smin;
+		b->smax = r->smax;
+		b->umin = r->umin;
+		b->umax = r->umax;
 	}
 }
 
-static void add64(struct bounds *d, const struct bounds *s)
+static void span_unbound_signed(struct span *d, bool w32)
 {
+	d->smin = w32 ? INT32_MIN : INT64_MIN;
+	d->smax = w32 ? INT32_MAX : INT64_MAX;
+}
+
+static void span_unbound_unsigned(struct span *d, bool w32)
+{
+	d->umin = 0;
+	d->umax = w32 ? UINT32_MAX : UINT64_MAX;
+}
+
+/* ---- ADD / SUB / MUL ---------------------------------------------------- */
+
+/* a op b in *r; true when it leaves the width's signed range. */
+static bool signed_overflows(uint8_t op, int64_t a, int64_t b, bool w32, int64_t *r)
+{
+	bool ovf;
+
+	if (op == BPF_ADD)
+		ovf = __builtin_add_overflow(a, b, r);
+	else if (op == BPF_SUB)
+		ovf = __builtin_sub_overflow(a, b, r);
+	else
+		ovf = __builtin_mul_overflow(a, b, r);
+	return ovf || (w32 && *r != (int32_t)*r);
+}
+
+/* a op b wrapped to the width in *r; true when it wrapped. */
+static bool unsigned_wraps(uint8_t op, uint64_t a, uint64_t b, bool w32, uint64_t *r)
+{
+	bool wrap;
+
+	if (op == BPF_ADD)
+		wrap = __builtin_add_overflow(a, b, r);
+	else if (op == BPF_SUB)
+		wrap = __builtin_sub_overflow(a, b, r);
+	else
+		wrap = __builtin_mul_overflow(a, b, r);
+	if (w32) {
+		wrap = wrap || *r > UINT32_MAX;
+		*r = (uint32_t)*r;
+	}
+	return wrap;
+}
+
+/* ADD pairs like ends (min + min, max + max), SUB opposite ones
+ * (min - max, max - min). */
+static void addsub_span(struct span *d, const struct span *s, uint8_t op, bool w32)
+{
+	bool sub = op == BPF_SUB;
 	int64_t lo, hi;
 	uint64_t ulo, uhi;
 	bool lo_wrap, hi_wrap;
 
-	if (__builtin_add_overflow(d->smin, s->smin, &lo) ||
-	    __builtin_add_overflow(d->smax, s->smax, &hi)) {
-		d->smin = INT64_MIN;
-		d->smax = INT64_MAX;
+	if (signed_overflows(op, d->smin, sub ? s->smax : s->smin, w32, &lo) ||
+	    signed_overflows(op, d->smax, sub ? s->smin : s->smax, w32, &hi)) {
+		span_unbound_signed(d, w32);
 	} else {
 		d->smin = lo;
 		d->smax = hi;
 	}
-	lo_wrap = __builtin_add_overflow(d->umin, s->umin, &ulo);
-	hi_wrap = __builtin_add_overflow(d->umax, s->umax, &uhi);
-	if (!lo_wrap && hi_wrap) {
-		d->umin = 0;
-		d->umax = UINT64_MAX;
+	/* Unsigned: fine when both ends wrap or neither does; the kernel
+	 * tests the one mixed case each operation can produce. */
+	lo_wrap = unsigned_wraps(op, d->umin, sub ? s->umax : s->umin, w32, &ulo);
+	hi_wrap = unsigned_wraps(op, d->umax, sub ? s->umin : s->umax, w32, &uhi);
+	if (sub ? lo_wrap && !hi_wrap : !lo_wrap && hi_wrap) {
+		span_unbound_unsigned(d, w32);
 	} else {
 		d->umin = ulo;
 		d->umax = uhi;
 	}
 }
 
-static void sub32(struct bounds *d, const struct bounds *s)
-{
-	int32_t lo, hi;
-	uint32_t ulo, uhi;
-	bool lo_wrap, hi_wrap;
-
-	if (__builtin_sub_overflow(d->s32_min, s->s32_max, &lo) ||
-	    __builtin_sub_overflow(d->s32_max, s->s32_min, &hi)) {
-		d->s32_min = INT32_MIN;
-		d->s32_max = INT32_MAX;
-	} else {
-		d->s32_min = lo;
-		d->s32_max = hi;
-	}
-	lo_wrap = __builtin_sub_overflow(d->u32_min, s->u32_max, &ulo);
-	hi_wrap = __builtin_sub_overflow(d->u32_max, s->u32_min, &uhi);
-	if (lo_wrap && !hi_wrap) {
-		d->u32_min = 0;
-		d->u32_max = UINT32_MAX;
-	} else {
-		d->u32_min = ulo;
-		d->u32_max = uhi;
-	}
-}
-
-static void sub64(struct bounds *d, const struct bounds *s)
-{
-	int64_t lo, hi;
-	uint64_t ulo, uhi;
-	bool lo_wrap, hi_wrap;
-
-	if (__builtin_sub_overflow(d->smin, s->smax, &lo) ||
-	    __builtin_sub_overflow(d->smax, s->smin, &hi)) {
-		d->smin = INT64_MIN;
-		d->smax = INT64_MAX;
-	} else {
-		d->smin = lo;
-		d->smax = hi;
-	}
-	lo_wrap = __builtin_sub_overflow(d->umin, s->umax, &ulo);
-	hi_wrap = __builtin_sub_overflow(d->umax, s->umin, &uhi);
-	if (lo_wrap && !hi_wrap) {
-		d->umin = 0;
-		d->umax = UINT64_MAX;
-	} else {
-		d->umin = ulo;
-		d->umax = uhi;
-	}
-}
-
-/* ---- MUL ----------------------------------------------------------------- */
-
-static void mul32(struct bounds *d, const struct bounds *s)
-{
-	uint32_t ulo, uhi;
-	int32_t p[4], lo, hi;
-	int i;
-
-	if (__builtin_mul_overflow(d->u32_max, s->u32_max, &uhi) ||
-	    __builtin_mul_overflow(d->u32_min, s->u32_min, &ulo)) {
-		d->u32_min = 0;
-		d->u32_max = UINT32_MAX;
-	} else {
-		d->u32_min = ulo;
-		d->u32_max = uhi;
-	}
-	/* Signed: the extremes are among the four corner products. */
-	if (__builtin_mul_overflow(d->s32_min, s->s32_min, &p[0]) ||
-	    __builtin_mul_overflow(d->s32_min, s->s32_max, &p[1]) ||
-	    __builtin_mul_overflow(d->s32_max, s->s32_min, &p[2]) ||
-	    __builtin_mul_overflow(d->s32_max, s->s32_max, &p[3])) {
-		d->s32_min = INT32_MIN;
-		d->s32_max = INT32_MAX;
-		return;
-	}
-	lo = hi = p[0];
-	for (i = 1; i < 4; i++) {
-		lo = min_s32(lo, p[i]);
-		hi = max_s32(hi, p[i]);
-	}
-	d->s32_min = lo;
-	d->s32_max = hi;
-}
-
-static void mul64(struct bounds *d, const struct bounds *s)
+static void mul_span(struct span *d, const struct span *s, bool w32)
 {
 	uint64_t ulo, uhi;
 	int64_t p[4], lo, hi;
 	int i;
 
-	if (__builtin_mul_overflow(d->umax, s->umax, &uhi) ||
-	    __builtin_mul_overflow(d->umin, s->umin, &ulo)) {
-		d->umin = 0;
-		d->umax = UINT64_MAX;
+	if (unsigned_wraps(BPF_MUL, d->umax, s->umax, w32, &uhi) ||
+	    unsigned_wraps(BPF_MUL, d->umin, s->umin, w32, &ulo)) {
+		span_unbound_unsigned(d, w32);
 	} else {
 		d->umin = ulo;
 		d->umax = uhi;
 	}
-	if (__builtin_mul_overflow(d->smin, s->smin, &p[0]) ||
-	    __builtin_mul_overflow(d->smin, s->smax, &p[1]) ||
-	    __builtin_mul_overflow(d->smax, s->smin, &p[2]) ||
-	    __builtin_mul_overflow(d->smax, s->smax, &p[3])) {
-		d->smin = INT64_MIN;
-		d->smax = INT64_MAX;
+	/* Signed: the extremes are among the four corner products. */
+	if (signed_overflows(BPF_MUL, d->smin, s->smin, w32, &p[0]) ||
+	    signed_overflows(BPF_MUL, d->smin, s->smax, w32, &p[1]) ||
+	    signed_overflows(BPF_MUL, d->smax, s->smin, w32, &p[2]) ||
+	    signed_overflows(BPF_MUL, d->smax, s->smax, w32, &p[3])) {
+		span_unbound_signed(d, w32);
 		return;
 	}
 	lo = hi = p[0];
@@ -180,113 +152,60 @@ static void mul64(struct bounds *d, const struct bounds *s)
 	d->smax = hi;
 }
 
+/* ADD, SUB or MUL: the 32-bit ranges from the operands' 32-bit ranges,
+ * then the 64-bit ones from the 64-bit ones (the two never read each
+ * other). */
+static void arith_both_widths(struct bounds *d, const struct bounds *s, uint8_t op)
+{
+	static const bool w32s[] = { true, false };
+
+	for (int i = 0; i < 2; i++) {
+		bool w32 = w32s[i];
+		struct span a = span_of(d, w32), b = span_of(s, w32);
+
+		if (op == BPF_MUL)
+			mul_span(&a, &b, w32);
+		else
+			addsub_span(&a, &b, op, w32);
+		span_store(d, &a, w32);
+	}
+}
+
 /* ---- Bitwise ----------------------------------------------------------- */
 
-/* Signed 32-bit range equal to the unsigned one unless that crosses the
- * sign bit. */
-static void s32_from_u32(struct bounds *d)
-{
-	if ((int32_t)d->u32_min <= (int32_t)d->u32_max) {
-		d->s32_min = (int32_t)d->u32_min;
-		d->s32_max = (int32_t)d->u32_max;
-	} else {
-		d->s32_min = INT32_MIN;
-		d->s32_max = INT32_MAX;
-	}
-}
-
-static void s64_from_u64(struct bounds *d)
-{
-	if ((int64_t)d->umin <= (int64_t)d->umax) {
-		d->smin = (int64_t)d->umin;
-		d->smax = (int64_t)d->umax;
-	} else {
-		d->smin = INT64_MIN;
-		d->smax = INT64_MAX;
-	}
-}
-
 /*
- * For AND/OR/XOR var_off already holds the result when these run. Two
+ * AND, OR and XOR at one width; var_off already holds the result. Two
  * constants give a constant; otherwise one unsigned bound comes from the
- * tnum and the other from the operands.
+ * tnum and the other from the operands (or the tnum), and the signed range
+ * equals the unsigned one unless that crosses the sign bit.
  */
-static void and32(struct bounds *d, const struct bounds *s)
+static void bitwise_width(struct bounds *d, const struct bounds *s, uint8_t op, bool w32)
 {
-	struct tnum t = tnum_subreg(d->var_off);
+	struct tnum t = w32 ? tnum_subreg(d->var_off) : d->var_off;
+	struct span a = span_of(d, w32), b = span_of(s, w32);
+	int64_t lo, hi;
 
-	if (tnum_subreg_is_const(s->var_off) &&
-	    tnum_subreg_is_const(d->var_off)) {
-		bounds_mark_const32(d, (uint32_t)t.value);
+	if (w32 ? tnum_subreg_is_const(s->var_off) && tnum_subreg_is_const(d->var_off)
+		: tnum_is_const(s->var_off) && tnum_is_const(d->var_off)) {
+		if (w32)
+			bounds_mark_const32(d, (uint32_t)t.value);
+		else
+			bounds_const(d, t.value);
 		return;
 	}
-	d->u32_min = (uint32_t)t.value;
-	d->u32_max = min_u32(d->u32_max, s->u32_max);
-	s32_from_u32(d);
-}
-
-static void and64(struct bounds *d, const struct bounds *s)
-{
-	if (tnum_is_const(s->var_off) && tnum_is_const(d->var_off)) {
-		bounds_const(d, d->var_off.value);
-		return;
+	a.umin = op == BPF_OR ? max_u64(a.umin, b.umin) : t.value;
+	a.umax = op == BPF_AND ? min_u64(a.umax, b.umax) : t.value | t.mask;
+	lo = w32 ? (int32_t)a.umin : (int64_t)a.umin;
+	hi = w32 ? (int32_t)a.umax : (int64_t)a.umax;
+	if (lo <= hi) {
+		a.smin = lo;
+		a.smax = hi;
+	} else {
+		span_unbound_signed(&a, w32);
 	}
-	d->umin = d->var_off.value;
-	d->umax = min_u64(d->umax, s->umax);
-	s64_from_u64(d);
-	bounds_tighten_from_tnum(d);
-}
-
-static void or32(struct bounds *d, const struct bounds *s)
-{
-	struct tnum t = tnum_subreg(d->var_off);
-
-	if (tnum_subreg_is_const(s->var_off) &&
-	    tnum_subreg_is_const(d->var_off)) {
-		bounds_mark_const32(d, (uint32_t)t.value);
-		return;
-	}
-	d->u32_min = max_u32(d->u32_min, s->u32_min);
-	d->u32_max = (uint32_t)(t.value | t.mask);
-	s32_from_u32(d);
-}
-
-static void or64(struct bounds *d, const struct bounds *s)
-{
-	if (tnum_is_const(s->var_off) && tnum_is_const(d->var_off)) {
-		bounds_const(d, d->var_off.value);
-		return;
-	}
-	d->umin = max_u64(d->umin, s->umin);
-	d->umax = d->var_off.value | d->var_off.mask;
-	s64_from_u64(d);
-	bounds_tighten_from_tnum(d);
-}
-
-static void xor32(struct bounds *d, const struct bounds *s)
-{
-	struct tnum t = tnum_subreg(d->var_off);
-
-	if (tnum_subreg_is_const(s->var_off) &&
-	    tnum_subreg_is_const(d->var_off)) {
-		bounds_mark_const32(d, (uint32_t)t.value);
-		return;
-	}
-	d->u32_min = (uint32_t)t.value;
-	d->u32_max = (uint32_t)(t.value | t.mask);
-	s32_from_u32(d);
-}
-
-static void xor64(struct bounds *d, const struct bounds *s)
-{
-	if (tnum_is_const(s->var_off) && tnum_is_const(d->var_off)) {
-		bounds_const(d, d->var_off.value);
-		return;
-	}
-	d->umin = d->var_off.value;
-	d->umax = d->var_off.value | d->var_off.mask;
-	s64_from_u64(d);
-	bounds_tighten_from_tnum(d);
+	span_store(d, &a, w32);
+	if (!w32)
+		bounds_tighten_from_tnum(d);
 }
 
 /* ---- Shifts (amount known constant, below the width) ------------------- */
@@ -445,34 +364,31 @@ static void apply(struct bounds *d, const struct bounds *s, uint8_t op,
 {
 	switch (op) {
 	case BPF_ADD:
-		add32(d, s);
-		add64(d, s);
+		arith_both_widths(d, s, BPF_ADD);
 		d->var_off = tnum_add(d->var_off, s->var_off);
 		break;
 	case BPF_SUB:
-		sub32(d, s);
-		sub64(d, s);
+		arith_both_widths(d, s, BPF_SUB);
 		d->var_off = tnum_sub(d->var_off, s->var_off);
 		break;
 	case BPF_MUL:
 		d->var_off = tnum_mul(d->var_off, s->var_off);
-		mul32(d, s);
-		mul64(d, s);
+		arith_both_widths(d, s, BPF_MUL);
 		break;
 	case BPF_AND:
 		d->var_off = tnum_and(d->var_off, s->var_off);
-		and32(d, s);
-		and64(d, s);
+		bitwise_width(d, s, BPF_AND, true);
+		bitwise_width(d, s, BPF_AND, false);
 		break;
 	case BPF_OR:
 		d->var_off = tnum_or(d->var_off, s->var_off);
-		or32(d, s);
-		or64(d, s);
+		bitwise_width(d, s, BPF_OR, true);
+		bitwise_width(d, s, BPF_OR, false);
 		break;
 	case BPF_XOR:
 		d->var_off = tnum_xor(d->var_off, s->var_off);
-		xor32(d, s);
-		xor64(d, s);
+		bitwise_width(d, s, BPF_XOR, true);
+		bitwise_width(d, s, BPF_XOR, false);
 		break;
 	case BPF_LSH:
 		if (alu32)
@@ -544,8 +460,7 @@ void scalar_neg(struct bounds *dst, bool alu32)
 
 	/* 0 - x with SUB's range rules. */
 	bounds_const(dst, 0);
-	sub32(dst, &x);
-	sub64(dst, &x);
+	arith_both_widths(dst, &x, BPF_SUB);
 	dst->var_off = tnum_neg(x.var_off);
 	if (alu32)
 		bounds_zext32_raw(dst);

@@ -83,6 +83,43 @@ static uint64_t const_at(const struct bounds *b, bool is32)
 	return is32 ? (uint32_t)b->var_off.value : b->var_off.value;
 }
 
+/* The operand that is a constant at this width (b when both are), NULL
+ * when neither is: a compare against a constant tells about the other. */
+static const struct bounds *const_operand(const struct bounds *a,
+					  const struct bounds *b, bool is32)
+{
+	if (is_const_at(b, is32))
+		return b;
+	if (is_const_at(a, is32))
+		return a;
+	return NULL;
+}
+
+/* The operand a compare against a constant refines (NULL when neither is
+ * a constant), and the constant in *v. */
+static struct bounds *refined_operand(struct bounds *a, struct bounds *b,
+				      bool is32, uint64_t *v)
+{
+	const struct bounds *c = const_operand(a, b, is32);
+
+	if (!c)
+		return NULL;
+	*v = const_at(c, is32);
+	return c == a ? b : a;
+}
+
+/* a's var_off becomes f(var_off, v) at the compare's width (at 32 bits
+ * only the low half changes). */
+static void var_off_apply(struct bounds *a, struct tnum (*f)(struct tnum, struct tnum),
+			  uint64_t v, bool is32)
+{
+	if (is32)
+		a->var_off = tnum_with_subreg(a->var_off,
+					      f(tnum_subreg(a->var_off), tnum_const(v)));
+	else
+		a->var_off = f(a->var_off, tnum_const(v));
+}
+
 /* Can a == b never hold? */
 static bool never_equal(const struct bounds *a, const struct bounds *b,
 			const struct view *x, const struct view *y, bool is32)
@@ -103,19 +140,16 @@ static bool never_equal(const struct bounds *a, const struct bounds *b,
 static int jset_taken(const struct bounds *a, const struct bounds *b,
 		      bool is32)
 {
+	const struct bounds *c = const_operand(a, b, is32);
 	struct tnum t;
 	uint64_t val;
 
-	if (!is_const_at(b, is32)) {
-		const struct bounds *tmp = a;
-
-		a = b;
-		b = tmp;
-	}
-	if (!is_const_at(b, is32))
+	if (!c)
 		return -1;
+	if (c == a)
+		a = b;
 	t = is32 ? tnum_subreg(a->var_off) : a->var_off;
-	val = const_at(b, is32);
+	val = const_at(c, is32);
 	if (t.value & val)
 		return 1;
 	if (!((t.value | t.mask) & val))
@@ -203,15 +237,9 @@ static void refine_ne(struct bounds *a, struct bounds *b, bool is32)
 {
 	uint64_t v;
 
-	if (!is_const_at(b, is32)) {
-		struct bounds *tmp = a;
-
-		a = b;
-		b = tmp;
-	}
-	if (!is_const_at(b, is32))
+	a = refined_operand(a, b, is32, &v);
+	if (!a)
 		return;
-	v = const_at(b, is32);
 	/* Steps wrap like the kernel's (built with -fno-strict-overflow);
 	 * wrapping only happens on an edge that cannot be taken. */
 	if (is32) {
@@ -237,52 +265,26 @@ static void refine_ne(struct bounds *a, struct bounds *b, bool is32)
 
 static void refine_set(struct bounds *a, struct bounds *b, bool is32)
 {
-	struct tnum t;
 	uint64_t v;
 
-	if (!is_const_at(b, is32)) {
-		struct bounds *tmp = a;
-
-		a = b;
-		b = tmp;
-	}
-	if (!is_const_at(b, is32))
-		return;
-	v = const_at(b, is32);
+	a = refined_operand(a, b, is32, &v);
 	/* Only a single tested bit tells which bit is set. */
-	if (!v || (v & (v - 1)))
+	if (!a || !v || (v & (v - 1)))
 		return;
-	if (is32) {
-		t = tnum_or(tnum_subreg(a->var_off), tnum_const(v));
-		a->var_off = tnum_with_subreg(a->var_off, t);
-	} else {
-		a->var_off = tnum_or(a->var_off, tnum_const(v));
-	}
+	var_off_apply(a, tnum_or, v, is32);
 }
 
 static void refine_not_set(struct bounds *a, struct bounds *b, bool is32)
 {
-	struct tnum t;
 	uint64_t v;
 
-	if (!is_const_at(b, is32)) {
-		struct bounds *tmp = a;
-
-		a = b;
-		b = tmp;
-	}
-	if (!is_const_at(b, is32))
+	a = refined_operand(a, b, is32, &v);
+	if (!a)
 		return;
-	v = const_at(b, is32);
 	/* Ranges are dropped first so that a dead edge cannot produce
 	 * contradicting views; the sync rebuilds them from the tnum. */
 	bounds_mark_unbounded(a);
-	if (is32) {
-		t = tnum_and(tnum_subreg(a->var_off), tnum_const(~v));
-		a->var_off = tnum_with_subreg(a->var_off, t);
-	} else {
-		a->var_off = tnum_and(a->var_off, tnum_const(~v));
-	}
+	var_off_apply(a, tnum_and, ~v, is32);
 }
 
 /* a <= b (strict: a < b) unsigned or signed, at 32 or 64 bits. */

@@ -132,6 +132,10 @@ int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
 /* regcheck.c: operand reads and writes */
 enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
 int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
+/* An instruction's two operands in the kernel's order: the source register
+ * (when the instruction reads one), then the destination as dst_t. */
+int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
+		       bool reads_src, enum reg_arg_type dst_t);
 
 /* alu.c */
 int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
@@ -183,6 +187,9 @@ int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 int update_branch_counts(struct vet_env *env, struct vstate *st);
 void free_explored_states(struct vet_env *env);
 int init_explored_states(struct vet_env *env);
+
+/* struct_ops_rules.c */
+int struct_ops_check_member(struct vet_env *env);
 
 /* reach.c */
 bool reach_enabled(const struct vet_env *env);
@@ -402,6 +409,7 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 /* The helper's own allowed() rule for the program's attach target. */
 int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
+int ksym_check_ldimm64(struct vet_env *env, uint32_t idx);
 int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
 bool ctx_has_conversion(const struct vet_env *env);
 

@@ -223,6 +223,9 @@ static int run_static_checks(struct vet_env *env)
 		print_subprog_starts(env);
 	if (!err)
 		err = check_btf_subprogs(env);
+	/* The kernel checks the attach target after the BTF info. */
+	if (!err && env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		err = struct_ops_check_member(env);
 	if (!err)
 		err = cfg_check_insns(env);
 	if (!err)

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* bpfvet command-line entry point: dispatches to subcommands. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -15,6 +18,16 @@ static void usage(FILE *f)
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
 		"       bpfvet help | --help | --version\n"
 		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
+}
+
+/* libbpf's BTF parser prints its own warnings; every subcommand reports
+ * what went wrong in its own words. */
+static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -33,6 +46,7 @@ int main(int argc, char **argv)
 		printf("bpfvet %d.%d\n", BPFVET_VERSION_MAJOR, BPFVET_VERSION_MINOR);
 		return 0;
 	}
+	libbpf_set_print(quiet_libbpf);
 	if (!strcmp(cmd, "dump"))
 		return cmd_dump(argc - 1, argv + 1);
 	if (!strcmp(cmd, "ablate"))

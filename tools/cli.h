@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct technique {
 	const char *flag;	/* command-line switch */
@@ -37,18 +38,39 @@ struct open_args {
 	const char *kernel_version;
 	const char *nr_cpus;
 	const char *kallsyms;
+	int no_syscall_wrapper;
+	int target_running;	/* --running-kernel */
 };
 
 extern const char open_args_usage[];
 /* 1: argv[*i] (and its value) consumed; 0: not such an option; -1: error,
  * already reported. */
 int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
-/* Fills the open options (environment defaults included); -1 on error,
+/* Fills the open options (environment defaults included); cfg receives
+ * the running kernel's config path with --running-kernel. -1 on error,
  * already reported. */
-int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o);
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
+		    size_t cfg_sz);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
- * its config and release); cfg holds the config path. */
+ * its config and release, what libbpf would probe); cfg holds the config
+ * path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
+
+/* obj_args.c: the command line of verify and kernel. */
+struct obj_args_parser {
+	/* Consumes argv[*i] (and its value, moving *i on); non-zero after
+	 * reporting an error. */
+	int (*option)(int argc, char **argv, int *i, void *args);
+	void *args;			/* the subcommand's own options */
+	void (*usage)(FILE *f);
+};
+
+/* Collects the paths into *paths (allocated; the caller frees it, on
+ * errors too) and hands each option to p->option. Returns 0; 1 after
+ * printing the usage for --help; -EINVAL on a bad option or without a
+ * path (the usage then printed to stderr); -ENOMEM. */
+int obj_args_scan(int argc, char **argv, const struct obj_args_parser *p,
+		  const char ***paths, int *path_cnt);
 
 /* rows.c: one row per program, for verify and kernel. */
 struct rows {

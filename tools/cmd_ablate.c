@@ -8,12 +8,9 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -63,14 +60,6 @@ static struct bpfvet_verify_opts config_opts(int c, uint32_t drop_caps)
 	else if (c)
 		o.disable = techniques[c - 1].bit;
 	return o;
-}
-
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static void usage(FILE *f)
@@ -288,7 +277,6 @@ int cmd_ablate(int argc, char **argv)
 		free(s);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
-	libbpf_set_print(quiet_libbpf);
 	if (a.fmt == FMT_CSV)
 		printf("file_name,prog_name,config,verdict,total_insns,total_states,peak_states,duration,insns_ratio,peak_ratio,time_ratio\n");
 	else if (a.fmt == FMT_JSON)

@@ -6,11 +6,8 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -36,15 +33,6 @@ static void dump_usage(FILE *f)
 		"Problems that make libbpf refuse an object (externs left for static\n"
 		"linking, ...) are printed as warnings; the items they spoil say so.\n",
 		open_args_usage);
-}
-
-/* libbpf's BTF parser prints its own warnings; our messages suffice. */
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct dump_args *a)
@@ -233,14 +221,14 @@ int cmd_dump(int argc, char **argv)
 		.lenient = true,
 	};
 	struct bpfvet_object *obj;
+	char cfg[300];
 	int rc;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	libbpf_set_print(quiet_libbpf);
 	opts.prog_type = a.type;
-	if (open_args_apply(&a.open, &opts))
+	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)))
 		return EXIT_USAGE;
 	rc = bpfvet_object__open(a.path, &opts, &obj);
 	if (rc) {

@@ -12,12 +12,9 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -66,14 +63,6 @@ static void kernel_usage(FILE *f)
 		"%s"
 		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
 		"unsupported), 2 usage or load errors.\n", open_args_usage);
-}
-
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
 }
 
 static const char *opt_value(int argc, char **argv, int *i)
@@ -132,8 +121,9 @@ static bool parse_switch(const char *s, struct kargs *a)
 	return true;
 }
 
-static int parse_option(int argc, char **argv, int *i, struct kargs *a)
+static int parse_option(int argc, char **argv, int *i, void *args)
 {
+	struct kargs *a = args;
 	const char *s = argv[*i], *v;
 	unsigned long long n;
 
@@ -177,25 +167,11 @@ static int parse_option(int argc, char **argv, int *i, struct kargs *a)
 
 static int parse_args(int argc, char **argv, struct kargs *a)
 {
-	a->paths = calloc((size_t)argc, sizeof(*a->paths));
-	if (!a->paths)
-		return -ENOMEM;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			kernel_usage(stdout);
-			return 1;
-		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(argc, argv, &i, a))
-				return -EINVAL;
-			continue;
-		}
-		a->paths[a->path_cnt++] = argv[i];
-	}
-	if (!a->path_cnt) {
-		kernel_usage(stderr);
-		return -EINVAL;
-	}
+	const struct obj_args_parser p = { parse_option, a, kernel_usage };
+	int rc = obj_args_scan(argc, argv, &p, &a->paths, &a->path_cnt);
+
+	if (rc)
+		return rc;
 	if (a->log_diff && a->kernel_only) {
 		fprintf(stderr, "bpfvet kernel: --log-diff needs both sides, not --kernel-only\n");
 		return -EINVAL;
@@ -325,7 +301,7 @@ static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *
 	struct bpfvet_object *obj;
 	int err;
 
-	if (a->kernel_only || open_args_apply(&a->open, &oo))
+	if (a->kernel_only || open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
 		return NULL;
 	open_args_target_running(&oo, cfg, sizeof(cfg));
 	err = bpfvet_object__open(path, &oo, &obj);
@@ -411,7 +387,6 @@ int cmd_kernel(int argc, char **argv)
 		free(a.paths);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
-	libbpf_set_print(quiet_libbpf);
 	if (bpfvet_kernel__new(&k)) {
 		fprintf(stderr, "bpfvet kernel: out of memory\n");
 		free(a.paths);

@@ -6,12 +6,9 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <bpf/libbpf.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -99,14 +96,6 @@ static void verify_usage(FILE *f)
 		open_args_usage);
 }
 
-static int quiet_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
 static int parse_fields(const char *list, bool *sel)
 {
 	char *copy = strdup(list), *save = NULL, *tok;
@@ -152,8 +141,9 @@ static const char *opt_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
-static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
+static int parse_option(int argc, char **argv, int *i, void *args)
 {
+	struct verify_args *a = args;
 	const char *s = argv[*i], *v;
 
 	if (!strcmp(s, "--unpriv")) {
@@ -210,27 +200,10 @@ static int parse_option(int argc, char **argv, int *i, struct verify_args *a)
 
 static int parse_args(int argc, char **argv, struct verify_args *a)
 {
+	const struct obj_args_parser p = { parse_option, a, verify_usage };
+
 	default_fields(a->sel);
-	a->paths = calloc((size_t)argc, sizeof(*a->paths));
-	if (!a->paths)
-		return -ENOMEM;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			verify_usage(stdout);
-			return 1;
-		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(argc, argv, &i, a))
-				return -EINVAL;
-			continue;
-		}
-		a->paths[a->path_cnt++] = argv[i];
-	}
-	if (!a->path_cnt) {
-		verify_usage(stderr);
-		return -EINVAL;
-	}
-	return 0;
+	return obj_args_scan(argc, argv, &p, &a->paths, &a->path_cnt);
 }
 
 static void write_log(void *ctx, const char *text, size_t len)
@@ -273,7 +246,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 
 static int verify_object(const struct verify_args *a, const char *path, struct rows *rows)
 {
-	char errbuf[256] = "";
+	char errbuf[256] = "", cfg[300];
 	struct bpfvet_open_opts oo = {
 		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
 		.errbuf_sz = sizeof(errbuf),
@@ -281,7 +254,7 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	struct bpfvet_object *obj;
 	int err;
 
-	if (open_args_apply(&a->open, &oo))
+	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
 		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
@@ -439,7 +412,6 @@ int cmd_verify(int argc, char **argv)
 		free(a.paths);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
-	libbpf_set_print(quiet_libbpf);
 	for (int i = 0; i < a.path_cnt; i++) {
 		rc = verify_object(&a, a.paths[i], &rows);
 		if (rc)

@@ -24,7 +24,12 @@ const char open_args_usage[] =
 	"                 __kconfig externs; without it their values are unknown\n"
 	"  --kernel-version X.Y.Z  the target's LINUX_KERNEL_VERSION\n"
 	"  --nr-cpus N    possible CPUs of the target (default: this machine's)\n"
-	"  --kallsyms FILE  the target's /proc/kallsyms, for typeless __ksym externs\n";
+	"  --kallsyms FILE  the target's /proc/kallsyms, for typeless __ksym externs\n"
+	"  --no-syscall-wrapper  LINUX_HAS_SYSCALL_WRAPPER is 0 (libbpf's answer\n"
+	"                 on a kernel without kprobes); default 1\n"
+	"  --running-kernel  target this machine's kernel for what no option\n"
+	"                 sets: its BTF, config, version and syscall wrapper, as\n"
+	"                 'bpfvet kernel' does\n";
 
 static const char *value(int argc, char **argv, int *i)
 {
@@ -48,6 +53,14 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 		{ "--kallsyms", offsetof(struct open_args, kallsyms) },
 	};
 
+	if (!strcmp(argv[*i], "--no-syscall-wrapper")) {
+		a->no_syscall_wrapper = 1;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "--running-kernel")) {
+		a->target_running = 1;
+		return 1;
+	}
 	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 		const char **slot = (const char **)((char *)a + opts[k].off);
 
@@ -73,7 +86,8 @@ static int parse_version(const char *s, uint32_t *v)
 	return 0;
 }
 
-int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o)
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
+		    size_t cfg_sz)
 {
 	const char *env = getenv("BPFVET_BTF");
 
@@ -95,20 +109,28 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o)
 		}
 		o->nr_cpus = (uint32_t)n;
 	}
+	o->no_syscall_wrapper = a->no_syscall_wrapper;
+	if (a->target_running)
+		open_args_target_running(o, cfg, cfg_sz);
 	return 0;
 }
 
 /* The running kernel as the target, for the fields no option set: its BTF,
- * config and version. `bpfvet kernel` compares with this very kernel, so
+ * config, version and syscall wrapper. `bpfvet kernel` compares with this very kernel, so
  * anything else would compare different programs. Not kallsyms: a strong
  * ksym missing there would fail the whole object, where the kernel side
  * refuses only the programs that use it (typeless ksyms are plain
  * constants to the verifier, any address will do). */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz)
 {
+	struct bpfvet_kernel *k;
 	struct utsname u;
 	unsigned int a, b, c = 0;
 
+	if (!o->no_syscall_wrapper && !bpfvet_kernel__new(&k)) {
+		o->no_syscall_wrapper = !bpfvet_kernel__has_syscall_wrapper(k);
+		bpfvet_kernel__free(k);
+	}
 	if (!o->btf_custom_path && !access("/sys/kernel/btf/vmlinux", R_OK))
 		o->btf_custom_path = "/sys/kernel/btf/vmlinux";
 	if (uname(&u))

@@ -29,6 +29,24 @@ expect_exit externs_old_kernel 1 "$BPFVET" "$E" --kernel-version 6.12 \
 	-p version_at_least_6_18 -o csv -e prog,verdict
 expect_row externs_old_kernel_row 'version_at_least_6_18,failure'
 
+expect_exit externs_syscall_wrapper 0 "$BPFVET" "$E" -p needs_syscall_wrapper -o csv -e prog,verdict
+expect_row externs_syscall_wrapper_row 'needs_syscall_wrapper,success'
+expect_exit externs_no_syscall_wrapper 1 "$BPFVET" "$E" -p needs_syscall_wrapper \
+	--no-syscall-wrapper -o csv -e prog,verdict
+expect_row externs_no_syscall_wrapper_row 'needs_syscall_wrapper,failure'
+# --running-kernel takes what this machine's libbpf would probe: the
+# verdict follows whether the kernel has kprobes and the wrapper symbol.
+"$BPFVET" "$E" -p needs_syscall_wrapper --running-kernel -o csv -e prog,verdict \
+	>"$TMP/out" 2>"$TMP/err"
+if [ -e /sys/bus/event_source/devices/kprobe/type ] || [ -e /sys/kernel/tracing/kprobe_events ] ||
+   [ -e /sys/kernel/debug/tracing/kprobe_events ]; then
+	want=success
+	grep -q ' __[a-z0-9]*_sys_bpf$' /proc/kallsyms 2>/dev/null || want=failure
+else
+	want=failure
+fi
+expect_row externs_running_kernel_wrapper "needs_syscall_wrapper,$want"
+
 expect_exit externs_dump_cpus 0 "$BPFVET" dump "$E" --nr-cpus 5
 expect_row externs_dump_cpus_map 'map 0: name=events type=perf_event_array key=4 value=4 max_entries=5 flags=0x0'
 expect_exit externs_dump_ksym 0 "$BPFVET" dump "$E" -p ksym_present --kallsyms "$TMP/kallsyms"

@@ -17,8 +17,9 @@ if ! scripts/build-corpus.sh >/dev/null 2>"$TMP/build.err"; then
 	fail prune_max_build "corpus: $(tail -n 3 "$TMP/build.err")"
 	exit 0
 fi
-OPTS="--btf /sys/kernel/btf/vmlinux"
-[ -r /proc/config.gz ] && OPTS="$OPTS --kconfig /proc/config.gz"
+# As `bpfvet kernel` opens bpfvet's side: the running kernel's BTF,
+# config, version and syscall wrapper.
+OPTS=--running-kernel
 for obj in $(tail -n +2 "$REF" | cut -d, -f2 | sort -u); do
 	path=build/corpus/verifier/$obj
 	[ -e "$path" ] || path=build/corpus/progs/$obj

@@ -10,6 +10,7 @@
 
 extern unsigned int LINUX_KERNEL_VERSION __kconfig;
 extern int LINUX_HAS_BPF_COOKIE __kconfig;
+extern int LINUX_HAS_SYSCALL_WRAPPER __kconfig;
 extern bool CONFIG_BPF_SYSCALL __kconfig;
 extern int CONFIG_HZ __kconfig;
 extern enum libbpf_tristate CONFIG_BPFVET_TRI __kconfig __weak;
@@ -43,6 +44,15 @@ int version_at_least_6_18(void *ctx)
 	if (LINUX_KERNEL_VERSION < ((6 << 16) + (18 << 8)))
 		return BAD();
 	return LINUX_HAS_BPF_COOKIE;
+}
+
+/* 1 unless the target says libbpf finds no wrapper (--no-syscall-wrapper). */
+SEC("socket")
+int needs_syscall_wrapper(void *ctx)
+{
+	if (!LINUX_HAS_SYSCALL_WRAPPER)
+		return BAD();
+	return 0;
 }
 
 SEC("socket")

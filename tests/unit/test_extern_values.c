@@ -134,6 +134,7 @@ static void test_values(struct test_ctx *t)
 	CHECK_INT(t, value(o.obj, "CONFIG_BPFVET_ABSENT", 8), 0);	/* weak */
 	CHECK_INT(t, value(o.obj, "LINUX_KERNEL_VERSION", 4), 0x061262);
 	CHECK_INT(t, value(o.obj, "LINUX_HAS_BPF_COOKIE", 4), 1);
+	CHECK_INT(t, value(o.obj, "LINUX_HAS_SYSCALL_WRAPPER", 4), 1);
 	/* Strings are truncated to the array, NUL included. */
 	CHECK(t, m && !memcmp((const char *)m->init_data +
 			      kcfg_off(o.obj, "CONFIG_LOCALVERSION"), "-a-long", 8));
@@ -160,6 +161,32 @@ static void test_unknown(struct test_ctx *t)
 	bpfvet_object__close(o.obj);
 }
 
+/* Where libbpf's kprobe probe fails, LINUX_HAS_SYSCALL_WRAPPER is 0. */
+static void test_syscall_wrapper(struct test_ctx *t)
+{
+	char path[256], msg[256] = "";
+	struct bpfvet_open_opts opts = {
+		.sz = sizeof(opts), .errbuf = msg, .errbuf_sz = sizeof(msg),
+		.no_syscall_wrapper = true,
+	};
+	struct bpfvet_kernel *k = NULL;
+	struct bpfvet_object *obj = NULL;
+
+	test_prog_path(path, sizeof(path), "extern_values");
+	CHECK_INT(t, bpfvet_object__open(path, &opts, &obj), 0);
+	if (!obj)
+		return;
+	CHECK_INT(t, value(obj, "LINUX_HAS_SYSCALL_WRAPPER", 4), 0);
+	CHECK(t, known(obj, "LINUX_HAS_SYSCALL_WRAPPER"));
+	bpfvet_object__close(obj);
+	/* The probe answers the same twice (it is kept). */
+	CHECK_INT(t, bpfvet_kernel__new(&k), 0);
+	if (k)
+		CHECK(t, bpfvet_kernel__has_syscall_wrapper(k) ==
+			 bpfvet_kernel__has_syscall_wrapper(k));
+	bpfvet_kernel__free(k);
+}
+
 static void check_verdict(struct test_ctx *t, const struct bpfvet_object *obj,
 			  const char *prog, enum bpfvet_verdict want)
 {
@@ -184,6 +211,7 @@ static void test_verdicts(struct test_ctx *t)
 	check_verdict(t, o.obj, "hz_is_250", BPFVET_ACCEPTED);
 	check_verdict(t, o.obj, "version_at_least_6_18", BPFVET_ACCEPTED);
 	check_verdict(t, o.obj, "syscall_and_absent", BPFVET_ACCEPTED);
+	check_verdict(t, o.obj, "needs_syscall_wrapper", BPFVET_ACCEPTED);
 	bpfvet_object__close(o.obj);
 	open_with(&o, write_file("config", "CONFIG_HZ=1000\n", base_config), 0x060c00,
 		  NULL, 0, false);
@@ -335,6 +363,7 @@ int main(void)
 	}
 	RUN(&t, test_values);
 	RUN(&t, test_unknown);
+	RUN(&t, test_syscall_wrapper);
 	RUN(&t, test_verdicts);
 	RUN(&t, test_errors);
 	RUN(&t, test_gzip);
