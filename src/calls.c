@@ -67,6 +67,7 @@ static int setup_frame(struct vet_env *env, uint32_t subprog, uint32_t callsite,
 		return -ENOMEM;
 	st->frame[st->curframe + 1] = callee;
 	frame_init(env, callee, (int)callsite, st->curframe + 1, subprog);
+	scratch_all(env);	/* a new frame shows in full, as in the kernel */
 	err = set_state(env, caller, callee, callsite);
 	if (err) {
 		frame_free(env, callee);
@@ -247,6 +248,7 @@ static int push_async_callback(struct vet_env *env, uint32_t insn_idx, uint32_t 
 		return env->err ? env->err : -ENOMEM;
 	callee = st->frame[0];
 	frame_init(env, callee, -1, 0, subprog);
+	scratch_all(env);
 	callee->async_entry_cnt = caller->async_entry_cnt + 1;
 	return set_state(env, caller, callee, insn_idx);
 }

@@ -117,6 +117,7 @@ static void attach_subprog_names(struct vet_env *env)
 
 int cfg_find_subprogs(struct vet_env *env)
 {
+	int64_t exccb;
 	uint32_t i;
 	int err;
 
@@ -140,6 +141,11 @@ int cfg_find_subprogs(struct vet_env *env)
 		if (err)
 			return err;
 	}
+	err = exccb_find_start(env, &exccb);
+	if (!err && exccb)
+		err = add_subprog(env, exccb);
+	if (err)
+		return err;
 	qsort(env->subprogs, env->subprog_cnt, sizeof(env->subprogs[0]),
 	      cmp_subprog);
 	for (i = 0; i < env->subprog_cnt; i++)
@@ -148,6 +154,7 @@ int cfg_find_subprogs(struct vet_env *env)
 	/* Sentinel, as the kernel keeps one past the last subprogram. */
 	env->subprogs[env->subprog_cnt].start = env->insn_cnt;
 	attach_subprog_names(env);
+	exccb_mark(env, exccb);
 	return 0;
 }
 
@@ -384,6 +391,26 @@ static int visit_insn(struct vet_env *env, struct cfg_walk *w, uint32_t t)
 	}
 }
 
+/* Depth-first from `root` over what is not explored yet. */
+static int walk_from(struct vet_env *env, struct cfg_walk *w, uint32_t root)
+{
+	w->state[root] = DISCOVERED;
+	w->stack[0] = root;
+	w->top = 1;
+	while (w->top > 0) {
+		uint32_t t = w->stack[w->top - 1];
+		int ret = visit_insn(env, w, t);
+
+		if (ret < 0)
+			return ret;
+		if (ret == DONE_EXPLORING) {
+			w->state[t] = EXPLORED;
+			w->top--;
+		}
+	}
+	return 0;
+}
+
 int cfg_walk(struct vet_env *env)
 {
 	struct cfg_walk w;
@@ -395,20 +422,13 @@ int cfg_walk(struct vet_env *env)
 		ret = -ENOMEM;
 		goto out;
 	}
-	w.state[0] = DISCOVERED;
-	w.stack[0] = 0;
-	w.top = 1;
-	while (w.top > 0) {
-		uint32_t t = w.stack[w.top - 1];
-
-		ret = visit_insn(env, &w, t);
-		if (ret < 0)
-			goto out;
-		if (ret == DONE_EXPLORING) {
-			w.state[t] = EXPLORED;
-			w.top--;
-		}
-	}
+	ret = walk_from(env, &w, 0);
+	/* The exception callback runs although nothing calls it: its start
+	 * is a second root, walked again even when already explored. */
+	if (!ret && exccb_subprog(env))
+		ret = walk_from(env, &w, env->subprogs[exccb_subprog(env)].start);
+	if (ret < 0)
+		goto out;
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
 		if (w.state[i] != EXPLORED) {
 			verbose(env, "unreachable insn %u\n", i);

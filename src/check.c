@@ -220,6 +220,14 @@ static int do_ja(struct vet_env *env, const struct bpfvet_insn *insn)
  */
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix)
 {
+	return check_exit_leak(env, false, check_lock, prefix);
+}
+
+/* The same, where an exception exit (bpf_throw) from any frame leaves
+ * the whole program. */
+int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
+		    const char *prefix)
+{
 	struct vstate *st = env->cur;
 	int err;
 
@@ -227,7 +235,7 @@ int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix
 		verbose(env, "%s cannot be used inside bpf_spin_lock-ed region\n", prefix);
 		return -EINVAL;
 	}
-	err = check_reference_leak(env, false);
+	err = check_reference_leak(env, exception_exit);
 	if (err) {
 		verbose(env, "%s would lead to reference leak\n", prefix);
 		return err;
@@ -358,7 +366,15 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 	env->stats.jmps_processed++;
 	switch (BPF_OP(insn->code)) {
 	case BPF_CALL:
-		return do_call(env, insn);
+		err = do_call(env, insn);
+		if (err || !kfunc_is_throw(env, insn))
+			return err;
+		/* bpf_throw leaves the program from any frame; no return
+		 * value to check, the exception callback provides it. */
+		err = check_exit_leak(env, true, true, "bpf_throw");
+		if (!err)
+			*path_done = true;
+		return err;
 	case BPF_JA:
 		err = do_ja(env, insn);
 		/* do_ja already moved insn_idx to the target. */

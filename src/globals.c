@@ -397,6 +397,13 @@ int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f)
 	err = prepare_args(env, sub, args, &cnt);
 	if (err)
 		return err;
+	if (env->subprogs[sub].is_exception_cb) {
+		f->in_exception_callback_fn = true;
+		if (cnt != 1 || args[0].kind != GARG_ANYTHING) {
+			verbose(env, "exception cb only supports single integer argument\n");
+			return -EINVAL;
+		}
+	}
 	for (int i = 0; i < cnt; i++) {
 		struct reg_state *reg = &f->regs[i + 1];
 

@@ -8,7 +8,7 @@
 
 #include "env.h"
 
-enum kfunc_kind { KFUNC_ITER_NEW, KFUNC_ITER_NEXT, KFUNC_ITER_DESTROY };
+enum kfunc_kind { KFUNC_ITER_NEW, KFUNC_ITER_NEXT, KFUNC_ITER_DESTROY, KFUNC_THROW };
 
 /* Iterator types, stored in the slot's iter.btf_id (iter.btf stays NULL:
  * no BTF is needed to tell them apart). */

@@ -20,6 +20,9 @@ static const struct kfunc_desc kfuncs[] = {
 	{ "bpf_iter_num_next", KFUNC_ITER_NEXT, ITER_NUM, 1 },
 	/* void bpf_iter_num_destroy(struct bpf_iter_num *it) */
 	{ "bpf_iter_num_destroy", KFUNC_ITER_DESTROY, ITER_NUM, 1 },
+	/* void bpf_throw(u64 cookie): ends the program through the
+	 * exception callback (exccb.c) */
+	{ "bpf_throw", KFUNC_THROW, 0, 1 },
 };
 
 const struct kfunc_desc *kfunc_lookup(const struct vet_env *env, const struct bpfvet_insn *insn)
@@ -43,6 +46,13 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 	const struct kfunc_desc *k = kfunc_lookup(env, insn);
 
 	return k && k->kind == KFUNC_ITER_NEXT;
+}
+
+bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+
+	return k && k->kind == KFUNC_THROW;
 }
 
 int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
@@ -95,8 +105,44 @@ static void set_return(struct vet_env *env, const struct kfunc_desc *k, uint32_t
 		r0->id = ++env->id_gen;
 		break;
 	case KFUNC_ITER_DESTROY:
+	case KFUNC_THROW:
 		break;
 	}
+}
+
+/* The program types the kernel registers bpf_throw for (its generic kfunc
+ * set); for the others bpfvet does not know the answer. */
+static bool throw_allowed(const struct vet_env *env)
+{
+	switch (env->prog_type) {
+	case BPF_PROG_TYPE_SCHED_CLS:
+	case BPF_PROG_TYPE_XDP:
+	case BPF_PROG_TYPE_SYSCALL:
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_TRACING:
+	case BPF_PROG_TYPE_STRUCT_OPS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* bpf_throw: a scalar cookie which, without an exception callback, the
+ * default one returns as the program's return value. do_check then ends
+ * the path (an exceptional exit). */
+static int check_throw(struct vet_env *env)
+{
+	const struct reg_state *r1 = &cur_regs(env)[BPF_REG_1];
+
+	if (!throw_allowed(env))
+		return unsupported(env, "kfunc call");
+	if (r1->type != SCALAR_VALUE) {
+		verbose(env, "R1 is not a scalar\n");
+		return -EINVAL;
+	}
+	if (!exccb_subprog(env))
+		return check_return_code(env, BPF_REG_1, "R1");
+	return 0;
 }
 
 int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t *insn_idx)
@@ -107,6 +153,12 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 
 	if (!k)
 		return unsupported(env, "kfunc call");
+	if (k->kind == KFUNC_THROW) {
+		err = check_throw(env);
+		if (!err)
+			clobber_caller_saved(env);
+		return err;
+	}
 	env->aux[*insn_idx].is_iter_next = k->kind == KFUNC_ITER_NEXT;
 	err = iter_process_arg(env, k, *insn_idx, &it);
 	if (!err)

@@ -47,6 +47,17 @@ struct depth_walk {
 	bool tail_call_reachable;
 };
 
+/* Subprogram idx or one of the frames calling it is a callback. */
+static bool in_callback(const struct vet_env *env, const struct depth_walk *w, uint32_t idx)
+{
+	if (env->subprogs[idx].is_cb)
+		return true;
+	for (uint32_t c = 0; c < w->frame; c++)
+		if (env->subprogs[w->ret_prog[c]].is_cb)
+			return true;
+	return false;
+}
+
 /* Accounts subprogram idx entering a call chain; 0 or a negative errno. */
 static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx,
 			 bool priv_ok)
@@ -54,6 +65,13 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 	struct subprog_info *sp = &env->subprogs[idx];
 	uint32_t d = rounded_depth(sp->stack_depth);
 
+	/* Linux 6.18 (seen, not read): a tail call in a subprogram that a
+	 * callback calls, or in a callback called from another frame, is
+	 * refused; one in an exception callback's own body is not. */
+	if (w->frame && sp->has_tail_call && in_callback(env, w, idx)) {
+		verbose(env, "cannot tail call within callback\n");
+		return -EINVAL;
+	}
 	if (idx && sp->has_tail_call && w->depth >= 256) {
 		verbose(env, "tail_calls are not allowed when call stack of previous frames is %d bytes. Too large\n",
 			w->depth);
@@ -93,6 +111,11 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			const struct bpfvet_insn *insn = &env->insns[i];
 			int sidx;
 
+			if (kfunc_is_throw(env, insn) && in_callback(env, &w, idx)) {
+				verbose(env, "bpf_throw kfunc (insn %u) cannot be called from callback subprog %u\n",
+					i, idx);
+				return -EINVAL;
+			}
 			if (!is_call_or_func(insn))
 				continue;
 			sidx = subprog_at(env, i + (uint32_t)insn->imm + 1);
@@ -101,6 +124,11 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			if (env->subprogs[sidx].is_async_cb &&
 			    !(insn->code == (BPF_JMP | BPF_CALL)))
 				continue;
+			if (env->subprogs[sidx].is_exception_cb) {
+				/* 6.18 prints this one without a newline. */
+				verbose(env, "insn %u cannot call exception cb directly", i);
+				return -EINVAL;
+			}
 			w.ret_insn[w.frame] = i + 1;
 			w.ret_prog[w.frame] = idx;
 			i = env->subprogs[sidx].start;
@@ -116,8 +144,13 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 			i--;
 		}
 		if (w.tail_call_reachable)
-			for (uint32_t j = 0; j < w.frame; j++)
+			for (uint32_t j = 0; j < w.frame; j++) {
+				if (env->subprogs[w.ret_prog[j]].is_exception_cb) {
+					verbose(env, "cannot tail call within exception cb\n");
+					return -EINVAL;
+				}
 				env->subprogs[w.ret_prog[j]].tail_call_reachable = true;
+			}
 		if (!w.frame)
 			return 0;
 		if (!env->subprogs[idx].priv_stack)

@@ -107,6 +107,12 @@ int cfg_postorder(struct vet_env *env);
 int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
 void cfg_propagate_pkt_changes(struct vet_env *env);
 
+/* exccb.c: the exception callback, a second entry point */
+int exccb_find_start(struct vet_env *env, int64_t *start);
+void exccb_mark(struct vet_env *env, int64_t start);
+uint32_t exccb_subprog(const struct vet_env *env);
+bool exccb_default_added(const struct vet_env *env);
+
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
 int check_ld_imm(struct vet_env *env, const struct bpfvet_insn *insn);
@@ -120,6 +126,8 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 void free_pending_paths(struct vet_env *env);
 int do_check(struct vet_env *env);
 int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
+int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
+		    const char *prefix);
 
 /* regcheck.c: operand reads and writes */
 enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
@@ -160,6 +168,7 @@ int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
 int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx);
 int check_reference_leak(struct vet_env *env, bool exception_exit);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
+bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 /* retval.c */
 int check_return_code(struct vet_env *env, int regno, const char *reg_name);

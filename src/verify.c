@@ -177,6 +177,9 @@ static int check_global_subprogs(struct vet_env *env)
 	uint32_t new_cnt;
 	int err;
 
+	/* Nothing calls the exception callback: it is always verified. */
+	if (exccb_subprog(env))
+		env->subprogs[exccb_subprog(env)].called = true;
 	do {
 		new_cnt = 0;
 		for (uint32_t i = 1; i < env->subprog_cnt; i++) {
@@ -279,6 +282,8 @@ static void print_stats(struct vet_env *env, uint64_t ns, int err)
 		for (uint32_t i = 0; i < env->subprog_cnt; i++)
 			verbose(env, "%s%u", i ? "+" : "",
 				env->subprogs[i].stack_depth + stack_depth_extra(env, i, err));
+		if (!err && exccb_default_added(env))
+			verbose(env, "+0");
 		verbose(env, "\n");
 	}
 	verbose(env, "processed %llu insns (limit %d) max_states_per_insn %llu total_states %llu peak_states %llu mark_read 0\n",

@@ -3,7 +3,8 @@
 # loading each program plainly as veristat does). A regression in any of
 # them - verdict, processed instructions, total or peak states - fails.
 # Objects are in build/corpus/verifier unless the name says otherwise
-# (progs/iters*.bpf.o: open-coded iterators).
+# (progs/iters*.bpf.o: open-coded iterators; progs/exceptions*.bpf.o:
+# exception callbacks and bpf_throw).
 . tests/lib.sh
 EXPECT=tests/fixtures/verify/kernel-agree.tsv
 # The figures come from this machine's kernel: its BTF is the CO-RE target.
