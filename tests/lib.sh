@@ -28,3 +28,32 @@ need_corpus() {
 		exit 0
 	fi
 }
+
+# check_rows PREFIX EXPECT GOT: every line of EXPECT (tab-separated, object
+# and program first; '#' lines skipped) must be the line GOT has for that
+# object and program. One PASS/FAIL per program.
+check_rows() {
+	grep -v '^#' "$2" | while IFS= read -r line; do
+		prog=$(printf '%s' "$line" | cut -f2)
+		got=$(awk -F'\t' -v l="$line" 'BEGIN { split(l, w, "\t") }
+			$1 == w[1] && $2 == w[2]' "$3")
+		if [ "$got" = "$line" ]; then
+			pass "$1 $prog"
+		else
+			fail "$1 $prog" "got '$got', want '$line'"
+		fi
+	done
+}
+
+# log_has NAME LOG LINE...: LOG holds each LINE as a whole line.
+log_has() {
+	name=$1 log=$2
+	shift 2
+	for l in "$@"; do
+		if ! grep -qxF -- "$l" "$log"; then
+			fail "$name" "no line '$l' in: $(tail -n 5 "$log")"
+			return
+		fi
+	done
+	pass "$name"
+}

@@ -15,29 +15,14 @@ import csv, sys
 for row in csv.reader(sys.stdin):
     print("exc_cb.o\t" + "\t".join(row))' >"$TMP/got.tsv"
 
-grep -v '^#' "$EXPECT" | while IFS= read -r line; do
-	prog=$(printf '%s' "$line" | cut -f2)
-	got=$(awk -F'\t' -v l="$line" 'BEGIN { split(l, w, "\t") }
-		$1 == w[1] && $2 == w[2]' "$TMP/got.tsv")
-	if [ "$got" = "$line" ]; then
-		pass "exccb $prog"
-	else
-		fail "exccb $prog" "got '$got', want '$line'"
-	fi
-done
+check_rows exccb "$EXPECT" "$TMP/got.tsv"
 
 "$BPFVET" "$PROGS/exc_cb.o" -p cb_unreachable -l 1 >"$TMP/log" 2>&1
-if grep -q '^Validating exc_cb_ok() func#1\.\.\.$' "$TMP/log" &&
-   grep -q "^Func#1 ('exc_cb_ok') is safe for any args that match its prototype$" "$TMP/log"; then
-	pass exccb_validated_log
-else
-	fail exccb_validated_log "$(tail -n 5 "$TMP/log")"
-fi
+log_has exccb_validated_log "$TMP/log" \
+	'Validating exc_cb_ok() func#1...' \
+	"Func#1 ('exc_cb_ok') is safe for any args that match its prototype"
 
 "$BPFVET" "$PROGS/exc_cb.o" -p throw_leaks_ref -l 1 >"$TMP/log" 2>&1
-if grep -q '^Unreleased reference id=2 alloc_insn=12$' "$TMP/log" &&
-   grep -q '^bpf_throw would lead to reference leak$' "$TMP/log"; then
-	pass exccb_leak_log
-else
-	fail exccb_leak_log "$(tail -n 5 "$TMP/log")"
-fi
+log_has exccb_leak_log "$TMP/log" \
+	'Unreleased reference id=2 alloc_insn=12' \
+	'bpf_throw would lead to reference leak'

@@ -21,28 +21,13 @@ for row in csv.reader(sys.stdin):
     print(sys.argv[1] + "\t" + "\t".join(row))' "$obj" >>"$TMP/got.tsv"
 done
 
-grep -v '^#' "$EXPECT" | while IFS= read -r line; do
-	prog=$(printf '%s' "$line" | cut -f2)
-	got=$(awk -F'\t' -v l="$line" 'BEGIN { split(l, w, "\t") }
-		$1 == w[1] && $2 == w[2]' "$TMP/got.tsv")
-	if [ "$got" = "$line" ]; then
-		pass "sock $prog"
-	else
-		fail "sock $prog" "got '$got', want '$line'"
-	fi
-done
+check_rows sock "$EXPECT" "$TMP/got.tsv"
 
 "$BPFVET" "$PROGS/sock_refs.o" -p lookup_leak_non_null -l 1 >"$TMP/log" 2>&1
-if grep -q '^Unreleased reference id=2 alloc_insn=12$' "$TMP/log" &&
-   grep -q '^BPF_EXIT instruction in main prog would lead to reference leak$' "$TMP/log"; then
-	pass sock_leak_log
-else
-	fail sock_leak_log "$(tail -n 5 "$TMP/log")"
-fi
+log_has sock_leak_log "$TMP/log" \
+	'Unreleased reference id=2 alloc_insn=12' \
+	'BPF_EXIT instruction in main prog would lead to reference leak'
 
 "$BPFVET" "$PROGS/sock_maps.o" -p sock_ops_sockmap_update -l 1 >"$TMP/log" 2>&1
-if grep -q '^cannot update sockmap in this context$' "$TMP/log"; then
-	pass sock_sockmap_update_log
-else
-	fail sock_sockmap_update_log "$(tail -n 5 "$TMP/log")"
-fi
+log_has sock_sockmap_update_log "$TMP/log" \
+	'cannot update sockmap in this context'
