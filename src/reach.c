@@ -64,31 +64,50 @@ bool reach_enabled(const struct vet_env *env)
 			       BPFVET_JOIN_CHECKPOINTS);
 }
 
+/* The subprogram a pseudo call enters, or -1. */
+static int callee_of(const struct vet_env *env, uint32_t i)
+{
+	int64_t t = (int64_t)i + env->insns[i].imm + 1;
+	int sp;
+
+	if (!is_pseudo_call_insn(&env->insns[i]) || t < 0 || t >= env->insn_cnt)
+		return -1;
+	sp = env->aux[t].subprog;
+	return sp >= 0 && (uint32_t)sp < env->subprog_cnt &&
+	       env->subprogs[sp].start == (uint32_t)t ? sp : -1;
+}
+
+/* Call sites grouped by callee: counted, then placed (one pass each). */
 static int index_call_sites(struct vet_env *env, struct reach *r)
 {
-	uint32_t n = env->subprog_cnt, total = 0;
+	uint32_t n = env->subprog_cnt, *next;
 
 	r->calls_start = vet_calloc(env, n + 1, sizeof(*r->calls_start));
-	if (!r->calls_start)
+	next = vet_calloc(env, n + 1, sizeof(*next));
+	if (!r->calls_start || !next) {
+		vet_free(env, next);
 		return -ENOMEM;
-	for (uint32_t i = 0; i < env->insn_cnt; i++)
-		if (is_pseudo_call_insn(&env->insns[i]))
-			total++;
-	r->calls = vet_calloc(env, total + 1, sizeof(*r->calls));
-	if (!r->calls)
-		return -ENOMEM;
-	for (uint32_t sp = 0, k = 0; sp < n; sp++) {
-		r->calls_start[sp] = k;
-		for (uint32_t i = 0; i < env->insn_cnt; i++) {
-			const struct bpfvet_insn *insn = &env->insns[i];
-
-			if (is_pseudo_call_insn(insn) &&
-			    (int64_t)i + insn->imm + 1 == env->subprogs[sp].start)
-				r->calls[k++] = i;
-		}
-		r->calls_start[sp + 1] = k;
 	}
-	return 0;
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		int sp = callee_of(env, i);
+
+		if (sp >= 0)
+			r->calls_start[sp + 1]++;
+	}
+	for (uint32_t sp = 0; sp < n; sp++)
+		r->calls_start[sp + 1] += r->calls_start[sp];
+	memcpy(next, r->calls_start, (n + 1) * sizeof(*next));
+	r->calls = vet_calloc(env, r->calls_start[n] + 1, sizeof(*r->calls));
+	if (r->calls) {
+		for (uint32_t i = 0; i < env->insn_cnt; i++) {
+			int sp = callee_of(env, i);
+
+			if (sp >= 0)
+				r->calls[next[sp]++] = i;
+		}
+	}
+	vet_free(env, next);
+	return r->calls ? 0 : -ENOMEM;
 }
 
 /* The call sites of a subprogram (none for the main program). */
