@@ -201,6 +201,31 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
 	return 0;
 }
 
+/*
+ * As Linux 6.18 does: a tail call made from a subprogram may succeed,
+ * and the program it enters then returns to this subprogram's caller
+ * with its own R0; if it fails, execution falls through. The fall-through
+ * is queued and the current path leaves the subprogram with an unknown R0.
+ */
+static int exit_by_tail_call(struct vet_env *env)
+{
+	int err;
+
+	if (!push_stack(env, env->insn_idx + 1, env->insn_idx, false))
+		return env->err ? env->err : -ENOMEM;
+	reg_mark_unknown(env, &cur_regs(env)[BPF_REG_0]);
+	err = stack_live_update(env);
+	if (!err)
+		err = prepare_func_exit(env, &env->insn_idx);
+	stack_live_reset_chain(env);
+	return err;
+}
+
+static bool is_subprog_tail_call(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	return insn->src_reg == 0 && insn->imm == HELPER_TAIL_CALL && env->cur->curframe;
+}
+
 static int do_ja(struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	bool jmp64 = BPF_CLASS(insn->code) == BPF_JMP;
@@ -367,6 +392,13 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 	switch (BPF_OP(insn->code)) {
 	case BPF_CALL:
 		err = do_call(env, insn);
+		if (!err && is_subprog_tail_call(env, insn)) {
+			err = exit_by_tail_call(env);
+			/* insn_idx is the caller's return point already; the
+			 * kernel logs no "from" line here (not a BPF_EXIT). */
+			env->insn_idx--;
+			return err;
+		}
 		if (err || !kfunc_is_throw(env, insn))
 			return err;
 		/* bpf_throw leaves the program from any frame; no return

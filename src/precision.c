@@ -223,6 +223,15 @@ static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t
 		bt->regs[bt->frame] &= ~REGMASK_ARGS;
 		return bt_subprog_exit(bt);
 	}
+	if (insn->src_reg == 0 && insn->imm == HELPER_TAIL_CALL && (int64_t)idx != subseq - 1) {
+		/* The subprogram was left by this tail call (check.c): back
+		 * into its frame, as through an exit. The caller's r1-r5 were
+		 * clobbered by the return; r0 came from the called program. */
+		if (bt->regs[bt->frame] & REGMASK_ARGS)
+			return -EFAULT;
+		bt_clear_reg(bt, BPF_REG_0);
+		return bt_subprog_enter(bt) ? -EFAULT : 0;
+	}
 	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && call_param_count(env, insn) < 0)
 		return -EOPNOTSUPP;
 	bt_clear_reg(bt, BPF_REG_0);
