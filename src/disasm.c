@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "btf_kern.h"
+#include "core.h"
 #include "disasm.h"
 #include "helpers.h"
 #include "object.h"
@@ -326,19 +327,6 @@ static void print_ld(struct out *o, const struct bpfvet_insn *insn,
 
 /* --- Jumps and calls ----------------------------------------------- */
 
-/* Length of NAME without its "___flavor" suffix, libbpf's rule for
- * externs and CO-RE names: the last "___" between two characters that are
- * not underscores starts the flavor. */
-static size_t essential_len(const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = n >= 5 ? n - 4 : 0; i-- > 0;)
-		if (name[i] != '_' && !strncmp(name + i + 1, "___", 3) && name[i + 4] != '_')
-			return i + 1;
-	return n;
-}
-
 static void print_call(struct out *o, const struct bpfvet_insn *insn,
 		       const struct disasm_ops *ops)
 {
@@ -358,7 +346,7 @@ static void print_call(struct out *o, const struct bpfvet_insn *insn,
 			name = "kernel-function";
 		/* The kernel names the function it resolved to: a flavored
 		 * extern (bpf_task_acquire___one) is bpf_task_acquire there. */
-		out_printf(o, "call %.*s#%d", (int)essential_len(name), name, id);
+		out_printf(o, "call %.*s#%d", (int)core_essential_len(name), name, id);
 		return;
 	}
 	out_printf(o, "call %s#%d", name ? name : "unknown", id);

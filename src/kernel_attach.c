@@ -18,6 +18,7 @@
 #include <bpf/btf.h>
 
 #include "btf_kern.h"
+#include "core.h"
 #include "kernel_load.h"
 #include "loader.h"
 #include "uapi.h"
@@ -72,7 +73,7 @@ static int kern_struct(struct kload *kl, const struct btf *vmlinux, const char *
 		       int *type_id)
 {
 	char tname[192], vname[256];
-	size_t len = kfacts_essential_len(local);
+	size_t len = core_essential_len(local);
 
 	snprintf(tname, sizeof(tname), "%.*s", (int)len, local);
 	snprintf(vname, sizeof(vname), "bpf_struct_ops_%s", tname);

@@ -46,7 +46,7 @@ static int resolve_func(struct kload *kl, const struct btf *vmlinux,
 	const struct btf_type *kf;
 	int id, ok;
 
-	snprintf(name, sizeof(name), "%.*s", (int)kfacts_essential_len(e->name), e->name);
+	snprintf(name, sizeof(name), "%.*s", (int)core_essential_len(e->name), e->name);
 	id = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC);
 	if (id <= 0) {
 		if (e->weak)

@@ -280,22 +280,6 @@ int kfacts_kallsyms(const char *const *names, size_t cnt, uint64_t *addrs)
 	return err;
 }
 
-/* "task_struct___old" is "task_struct": the last "X___Y" where neither X
- * nor Y is an underscore ends the essential name after X. */
-size_t kfacts_essential_len(const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = n >= 5 ? n - 5 + 1 : 0; i-- > 0; ) {
-		const char *s = name + i;
-
-		if (s[0] != '_' && s[1] == '_' && s[2] == '_' && s[3] == '_' &&
-		    s[4] != '_')
-			return i + 1;
-	}
-	return n;
-}
-
 /* libbpf's arch_specific_syscall_pfx(). */
 static const char *syscall_prefix(void)
 {

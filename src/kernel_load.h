@@ -77,7 +77,6 @@ int kfacts_cpus(struct bpfvet_kernel *k);
  * of names[i], or stays 0 when absent. */
 int kfacts_kallsyms(const char *const *names, size_t cnt, uint64_t *addrs);
 /* Length of a name without its "___flavor" suffix (CO-RE's rule). */
-size_t kfacts_essential_len(const char *name);
 
 /* kernel_attach.c */
 int kattach_resolve(struct kload *kl);

@@ -12,6 +12,7 @@
 
 #include <bpf/btf.h>
 
+#include "core.h"
 #include "verifier.h"
 
 #define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
@@ -31,17 +32,9 @@ static const struct st_ops_rule rules[] = {
 	{ "bpf_dummy_ops", NULL, "test_sleepable" },
 };
 
-/* A local type name without libbpf's "___flavor" suffix. */
-static size_t essential_len(const char *name)
-{
-	const char *f = strstr(name, "___");
-
-	return f ? (size_t)(f - name) : strlen(name);
-}
-
 static const struct st_ops_rule *rule_for(const char *type)
 {
-	size_t n = essential_len(type);
+	size_t n = core_essential_len(type);
 
 	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
 		if (strlen(rules[i].type) == n && !strncmp(rules[i].type, type, n))
@@ -79,20 +72,18 @@ int struct_ops_check_member(struct vet_env *env)
 	const char *type, *member;
 	const struct st_ops_rule *r;
 	size_t n;
+	int err = 0;
 
 	if (!program_member(env->prog, &type, &member) || !(r = rule_for(type)))
 		return 0;
-	n = essential_len(type);
-	if (listed(r->no_stub, member)) {
+	n = core_essential_len(type);
+	if (listed(r->no_stub, member))
+		err = -ENOTSUPP_KERNEL;
+	else if (r->sleepable_member && (env->prog_flags & BPF_F_SLEEPABLE) &&
+		 strcmp(member, r->sleepable_member))
+		err = -EINVAL;	/* the type's own check refuses it */
+	if (err)
 		verbose(env, "attach to unsupported member %s of struct %.*s\n", member,
 			(int)n, type);
-		return -ENOTSUPP_KERNEL;
-	}
-	if (r->sleepable_member && (env->prog_flags & BPF_F_SLEEPABLE) &&
-	    strcmp(member, r->sleepable_member)) {
-		verbose(env, "attach to unsupported member %s of struct %.*s\n", member,
-			(int)n, type);
-		return -EINVAL;
-	}
-	return 0;
+	return err;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core.h"
 #include "kernel_load.h"
 #include "loader_util.h"
 #include "test.h"
@@ -410,10 +411,10 @@ static void test_log_parsing(struct test_ctx *t)
 	CHECK(t, strstr(line, "value too big") != NULL);
 	CHECK(t, !kstats_parse("", &res));
 	CHECK(t, !kstats_verifier_ran(""));
-	CHECK_INT(t, kfacts_essential_len("task_struct___old"), 11);
-	CHECK_INT(t, kfacts_essential_len("a___b___c"), 5);	/* the last separator */
-	CHECK_INT(t, kfacts_essential_len("____x"), 5);
-	CHECK_INT(t, kfacts_essential_len("bpf_rcu_read_lock"), 17);
+	CHECK_INT(t, core_essential_len("task_struct___old"), 11);
+	CHECK_INT(t, core_essential_len("a___b___c"), 5);	/* the last separator */
+	CHECK_INT(t, core_essential_len("____x"), 5);
+	CHECK_INT(t, core_essential_len("bpf_rcu_read_lock"), 17);
 }
 
 /* Can this process load BPF at all? */
