@@ -22,7 +22,6 @@
 #include "btf_kern.h"
 #include "verifier.h"
 
-#define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
 /* Nesting bound: the kernel's BTF is validated, a target file may not be
  * (a struct that contains itself must not hang the walk). */
 #define MAX_WALK_STEPS 64

@@ -278,8 +278,6 @@ static int load_prog(struct kload *kl, const struct bpfvet_kernel_opts *o,
 /* Verdict                                                             */
 /* ------------------------------------------------------------------ */
 
-#define ENOTSUPP_KERNEL 524	/* kernel-internal, leaks out of bpf(2) */
-
 static void refused_by_kernel(struct bpfvet_kernel_result *res, int err)
 {
 	res->verdict = BPFVET_KERNEL_REFUSED;

@@ -15,8 +15,6 @@
 #include "core.h"
 #include "verifier.h"
 
-#define ENOTSUPP_KERNEL 524	/* the kernel's internal ENOTSUPP */
-
 struct st_ops_rule {
 	const char *type;
 	/* Function-pointer members without a stub: never attachable. */

@@ -297,4 +297,7 @@ static inline int insn_is_ldimm64(const struct bpfvet_insn *insn)
 	return insn->code == (BPF_LD | BPF_IMM | BPF_DW);
 }
 
+/* The kernel-internal ENOTSUPP, which leaks out of bpf(2). */
+#define ENOTSUPP_KERNEL 524
+
 #endif /* BPFVET_UAPI_H */
