@@ -54,7 +54,7 @@ static bool opcode_valid(uint8_t code)
 	return false;
 }
 
-static bool is_pseudo_call(const struct bpfvet_insn *insn)
+bool insn_is_pseudo_call(const struct bpfvet_insn *insn)
 {
 	return insn->code == (BPF_JMP | BPF_CALL) &&
 	       insn->src_reg == BPF_PSEUDO_CALL;
@@ -128,7 +128,7 @@ int cfg_find_subprogs(struct vet_env *env)
 	for (i = 0; i < env->insn_cnt; i++) {
 		const struct bpfvet_insn *insn = &env->insns[i];
 
-		if (!is_pseudo_call(insn) && !is_pseudo_func(insn) &&
+		if (!insn_is_pseudo_call(insn) && !is_pseudo_func(insn) &&
 		    !is_kfunc_call(insn))
 			continue;
 		if (!env->bpf_capable) {
@@ -463,7 +463,7 @@ void cfg_propagate_pkt_changes(struct vet_env *env)
 			struct subprog_info *caller = &env->subprogs[env->aux[i].subprog];
 			int callee;
 
-			if (!is_pseudo_call(insn) || caller->changes_pkt_data)
+			if (!insn_is_pseudo_call(insn) || caller->changes_pkt_data)
 				continue;
 			callee = subprog_at(env, i + (uint32_t)insn->imm + 1);
 			if (callee >= 0 && env->subprogs[callee].changes_pkt_data) {

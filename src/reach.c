@@ -53,11 +53,6 @@ struct reach {
 	bool gave_up;
 };
 
-static bool is_pseudo_call_insn(const struct bpfvet_insn *insn)
-{
-	return insn->code == (BPF_JMP | BPF_CALL) && insn->src_reg == BPF_PSEUDO_CALL;
-}
-
 bool reach_enabled(const struct vet_env *env)
 {
 	return env->opts_on & (BPFVET_USEFUL_CHECKPOINTS | BPFVET_EVICT_UNREACHABLE |
@@ -70,7 +65,7 @@ static int callee_of(const struct vet_env *env, uint32_t i)
 	int64_t t = (int64_t)i + env->insns[i].imm + 1;
 	int sp;
 
-	if (!is_pseudo_call_insn(&env->insns[i]) || t < 0 || t >= env->insn_cnt)
+	if (!insn_is_pseudo_call(&env->insns[i]) || t < 0 || t >= env->insn_cnt)
 		return -1;
 	sp = env->aux[t].subprog;
 	return sp >= 0 && (uint32_t)sp < env->subprog_cnt &&
@@ -204,7 +199,7 @@ static int flood_successors(const struct vet_env *env, uint32_t i, uint32_t succ
 	const struct bpfvet_insn *insn = &env->insns[i];
 	int n = insn_successors(env, i, succ);
 
-	if (is_pseudo_call_insn(insn))
+	if (insn_is_pseudo_call(insn))
 		succ[n++] = (uint32_t)((int64_t)i + insn->imm + 1);
 	return n;
 }

@@ -105,6 +105,7 @@ int cfg_check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
 int cfg_postorder(struct vet_env *env);
 int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
+bool insn_is_pseudo_call(const struct bpfvet_insn *insn);
 void cfg_propagate_pkt_changes(struct vet_env *env);
 
 /* exccb.c: the exception callback, a second entry point */
