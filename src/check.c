@@ -201,6 +201,18 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
 	return 0;
 }
 
+/* Back to the caller: the callee's stack liveness is final, then the
+ * frame goes and insn_idx becomes the return point. */
+static int leave_subprog(struct vet_env *env)
+{
+	int err = stack_live_update(env);
+
+	if (!err)
+		err = prepare_func_exit(env, &env->insn_idx);
+	stack_live_reset_chain(env);
+	return err;
+}
+
 /*
  * As Linux 6.18 does: a tail call made from a subprogram may succeed,
  * and the program it enters then returns to this subprogram's caller
@@ -209,16 +221,10 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
  */
 static int exit_by_tail_call(struct vet_env *env)
 {
-	int err;
-
 	if (!push_stack(env, env->insn_idx + 1, env->insn_idx, false))
 		return env->err ? env->err : -ENOMEM;
 	reg_mark_unknown(env, &cur_regs(env)[BPF_REG_0]);
-	err = stack_live_update(env);
-	if (!err)
-		err = prepare_func_exit(env, &env->insn_idx);
-	stack_live_reset_chain(env);
-	return err;
+	return leave_subprog(env);
 }
 
 static bool is_subprog_tail_call(const struct vet_env *env, const struct bpfvet_insn *insn)
@@ -316,10 +322,7 @@ static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (err)
 		return err;
 	if (st->curframe) {
-		err = stack_live_update(env);
-		if (!err)
-			err = prepare_func_exit(env, &env->insn_idx);
-		stack_live_reset_chain(env);
+		err = leave_subprog(env);
 		if (err)
 			return err;
 		*action = EXIT_CONTINUE;
