@@ -192,6 +192,8 @@ static void log_backtrack_step(struct vet_env *env, const struct backtrack *bt, 
 		regs, slots, idx, text);
 }
 
+static int bt_exit(struct vet_env *env, int64_t subseq, struct backtrack *bt);
+
 static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t idx,
 		   int64_t subseq, struct backtrack *bt)
 {
@@ -225,12 +227,12 @@ static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t
 	}
 	if (insn->src_reg == 0 && insn->imm == HELPER_TAIL_CALL && (int64_t)idx != subseq - 1) {
 		/* The subprogram was left by this tail call (check.c): back
-		 * into its frame, as through an exit. The caller's r1-r5 were
-		 * clobbered by the return; r0 came from the called program. */
-		if (bt->regs[bt->frame] & REGMASK_ARGS)
-			return -EFAULT;
+		 * into its frame as through an exit; r0 then came from the
+		 * called program, not from the subprogram. */
+		int err = bt_exit(env, subseq, bt);
+
 		bt_clear_reg(bt, BPF_REG_0);
-		return bt_subprog_enter(bt) ? -EFAULT : 0;
+		return err;
 	}
 	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && call_param_count(env, insn) < 0)
 		return -EOPNOTSUPP;
