@@ -181,12 +181,11 @@ static int grow_floods(struct vet_env *env, struct reach *r, uint32_t depth)
 
 	while (cap <= depth)
 		cap *= 2;
-	n = vet_calloc(env, cap, sizeof(*n));
+	n = vet_reallocarray(env, r->floods, cap, sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	if (r->floods_cap)
-		memcpy(n, r->floods, r->floods_cap * sizeof(*n));
-	vet_free(env, r->floods);
+	/* Fresh slots hold no flood: serial 0 never validates a mark. */
+	memset(n + r->floods_cap, 0, (cap - r->floods_cap) * sizeof(*n));
 	r->floods = n;
 	r->floods_cap = cap;
 	return 0;
@@ -231,13 +230,10 @@ static int flood_record(struct vet_env *env, struct reach_flood *f, uint32_t i)
 {
 	if (f->cnt == f->cap) {
 		uint32_t cap = f->cap ? f->cap * 2 : 16;
-		uint32_t *n = vet_calloc(env, cap, sizeof(*n));
+		uint32_t *n = vet_reallocarray(env, f->insns, cap, sizeof(*n));
 
 		if (!n)
 			return -ENOMEM;
-		if (f->cnt)
-			memcpy(n, f->insns, f->cnt * sizeof(*n));
-		vet_free(env, f->insns);
 		f->insns = n;
 		f->cap = cap;
 	}
