@@ -1,12 +1,23 @@
-# Shared helpers for shell tests: source it, then call pass/fail.
-# Prints the same PASS/FAIL lines as the C harness.
+# Shared helpers for shell tests: source it, then call pass/fail/skip.
+# Prints the same PASS/FAIL/SKIP lines as the C harness.
 BPFVET=${BPFVET:-build/san/bpfvet}
 PROGS=${BPFVET_PROGS:-build/progs}
+# Tests say what they verify for; a BTF from the caller's environment
+# would change their results.
+unset BPFVET_BTF
+# The recorded Linux 6.18 target (tests/conformance/kernel-6.18.build),
+# unpacked by `make target`. Tests verify for it, never for the running
+# kernel, so that they give the same results on every machine.
+TARGET_BTF=build/target-6.18/btf
+TARGET_CONFIG=build/target-6.18/config
+TARGET="--btf $TARGET_BTF --kconfig $TARGET_CONFIG --kernel-version 6.18.44 --nr-cpus 2 --no-syscall-wrapper"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
+# skip NAME WHY: a precondition does not hold here; never counts as a pass.
+skip() { echo "SKIP $1: $2"; }
 
 # expect_exit NAME WANT CMD...: runs CMD, checks its exit status.
 expect_exit() {
@@ -56,4 +67,28 @@ log_has() {
 		fi
 	done
 	pass "$name"
+}
+
+# need_target NAME: the recorded target is unpacked (`make target`); if
+# not, reports NAME as failed and ends the test.
+need_target() {
+	if [ ! -s "$TARGET_BTF" ] || [ ! -s "$TARGET_CONFIG" ]; then
+		fail "$1" "no $TARGET_BTF or $TARGET_CONFIG: run make target"
+		exit 0
+	fi
+}
+
+# kernel_loads NAME: true when the running kernel loads a socket filter
+# for us (root, bpf() allowed); otherwise prints "SKIP NAME: why" and is
+# false. The precondition of every test that needs the live kernel; what
+# else it needs (a map type, a recorded message) it checks itself.
+kernel_loads() {
+	build/bpfvet kernel --kernel-only -o csv -p rodata_known "$PROGS/kernel_data.o" \
+		>"$TMP/kernel_loads" 2>&1
+	if grep -q ',rodata_known,socket_filter,success,' "$TMP/kernel_loads"; then
+		return 0
+	fi
+	skip "$1" "the kernel does not load BPF programs here: $(tail -n 1 "$TMP/kernel_loads" |
+		cut -c1-160)"
+	return 1
 }

@@ -53,9 +53,9 @@ if grep -q '^## Acceptance figures' "$doc" && grep -q '^- machine: [0-9]* cores'
 then pass bench_report; else fail bench_report "$(head -c 400 "$doc" 2>/dev/null)"; fi
 
 if ! command -v gnuplot >/dev/null; then
-	pass "bench_plots (skipped: gnuplot is missing)"
+	skip bench_plots "gnuplot is missing"
 elif ! grep -q ',success,success,' "$TMP/res/quick.csv"; then
-	pass "bench_plots (skipped: no program accepted on both sides)"
+	skip bench_plots "no program accepted on both sides"
 elif grep -q '<svg' "$TMP/doc/benchmarks/insns.svg" && grep -q '<svg' "$TMP/doc/benchmarks/time.svg" &&
      grep -q '(benchmarks/insns.svg)' "$doc"; then
 	pass bench_plots

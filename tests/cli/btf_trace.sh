@@ -33,7 +33,7 @@ fi
 
 if [ ! -r "$VMLINUX" ] || ! bpftool btf dump file "$VMLINUX" 2>/dev/null |
 	grep -q "TYPEDEF 'btf_trace_sched_switch'"; then
-	pass "btf_trace_vmlinux (skipped: no $VMLINUX with the sched_switch tracepoint)"
+	skip btf_trace_vmlinux "no $VMLINUX with the sched_switch tracepoint"
 	exit 0
 fi
 
@@ -92,7 +92,7 @@ if grep -q "^[0-9]*: safe" "$TMP/log"; then pass btf_trace_pruned; else
 # The running kernel, when it loads BPF here.
 "$BPFVET" kernel --kernel-only -o csv -p ptr_null_checked "$O" >"$TMP/probe" 2>&1
 if ! grep -q ',ptr_null_checked,tracing,success,' "$TMP/probe"; then
-	pass "btf_trace_kernel (skipped: the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120))"
+	skip btf_trace_kernel "the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120)"
 	exit 0
 fi
 
@@ -130,7 +130,7 @@ for o in biosnoop-1 cpufreq-1 drsnoop-1 hardirqs-1 softirqs-1 wakeuptime-1 xdp-b
 	[ -f "build/realworld/$o.bpf.o" ] && set -- "$@" "build/realworld/$o.bpf.o"
 done
 if [ $# = 0 ]; then
-	pass "btf_trace_realworld (skipped: make realworld first)"
+	skip btf_trace_realworld "make realworld first"
 else
 	check_agree btf_trace_realworld "$@"
 fi
@@ -139,7 +139,7 @@ fi
 # type of a context read (trusted, maybe-NULL, untrusted, scalar, refused)
 # and the log around it must be the kernel's.
 if ! command -v bpftool >/dev/null 2>&1; then
-	pass "btf_trace_all_args (skipped: no bpftool)"
+	skip btf_trace_all_args "no bpftool"
 	exit 0
 fi
 n=$(python3 scripts/tp-btf-args.py "$VMLINUX" "$TMP/args.c" 2>"$TMP/err")

@@ -17,7 +17,7 @@ if grep -q "junk.o" "$TMP/err"; then pass kernel_junk_file_message; else
 # Can we load BPF at all?
 "$BPFVET" kernel --kernel-only -o csv -p rodata_known "$PROGS/kernel_data.o" >"$TMP/probe" 2>&1
 if ! grep -q '^kernel_data.o,rodata_known,socket_filter,success,' "$TMP/probe"; then
-	pass "kernel_cli (skipped: the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120))"
+	skip kernel_cli "the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120)"
 	exit 0
 fi
 

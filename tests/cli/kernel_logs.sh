@@ -31,7 +31,7 @@ python3 scripts/disasm-fixture.py meta $FIX/disasm.txt.xz >"$TMP/meta"
 want=$(awk '$1 == "corpus" { print $2 }' "$TMP/meta")
 have=$(awk '$1 == "current-corpus" { print $2 }' "$TMP/meta")
 if [ "$want" != "$have" ]; then
-	pass "kernel_logs (skipped: the fixtures are for corpus $want, this one is $have)"
+	skip kernel_logs "the fixtures are for corpus $want, this one is $have"
 	exit 0
 fi
 
@@ -74,11 +74,11 @@ fi
 
 case "$(uname -r)" in
 6.18.*) ;;
-*) pass "kernel_logs_live (skipped: the fixtures are for Linux 6.18, this is $(uname -r))"; exit 0 ;;
+*) skip kernel_logs_live "the fixtures are for Linux 6.18, this is $(uname -r)"; exit 0 ;;
 esac
 build/bpfvet kernel --kernel-only -o csv -p rodata_known "$PROGS/kernel_data.o" >"$TMP/probe" 2>&1
 if ! grep -q ',rodata_known,socket_filter,success,' "$TMP/probe"; then
-	pass "kernel_logs_live (skipped: the kernel refuses BPF here)"
+	skip kernel_logs_live "the kernel refuses BPF here"
 	exit 0
 fi
 check kernel_logs_disasm_live python3 scripts/disasm-fixture.py live $FIX/disasm.txt.xz \

@@ -8,15 +8,15 @@ REF=tests/conformance/kernel-6.18.csv
 
 case "$(uname -r)" in
 6.18.*) ;;
-*) pass "kernel_reference (skipped: the reference is for Linux 6.18, this is $(uname -r))"; exit 0 ;;
+*) skip kernel_reference "the reference is for Linux 6.18, this is $(uname -r)"; exit 0 ;;
 esac
 if [ ! -d build/corpus/progs ] || [ ! -d build/realworld ]; then
-	pass "kernel_reference (skipped: make corpus realworld first)"
+	skip kernel_reference "make corpus realworld first"
 	exit 0
 fi
 "$BPFVET" kernel --kernel-only -o csv -p rodata_known "$PROGS/kernel_data.o" >"$TMP/probe" 2>&1
 if ! grep -q ',rodata_known,socket_filter,success,' "$TMP/probe"; then
-	pass "kernel_reference (skipped: the kernel refuses BPF here)"
+	skip kernel_reference "the kernel refuses BPF here"
 	exit 0
 fi
 

@@ -5,7 +5,7 @@
 # config bpfvet cannot know and goes on.
 . tests/lib.sh
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
-	pass "ksym_kallsyms (skipped: no /sys/kernel/btf/vmlinux)"
+	skip ksym_kallsyms "no /sys/kernel/btf/vmlinux"
 	exit 0
 fi
 need_corpus ksym_kallsyms_build

@@ -10,7 +10,7 @@
 . tests/lib.sh
 REF=bench/results/latest.csv
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
-	pass "prune_max (skipped: no /sys/kernel/btf/vmlinux, the bench's CO-RE target)"
+	skip prune_max "no /sys/kernel/btf/vmlinux, the bench's CO-RE target"
 	exit 0
 fi
 need_corpus prune_max_build

@@ -20,14 +20,40 @@ void test_fail(struct test_ctx *t, const char *file, int line,
 	printf("\n");
 }
 
+void test_skip(struct test_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->skip_buf, sizeof(t->skip_buf), fmt, ap);
+	va_end(ap);
+	t->skip_why = t->skip_buf;
+}
+
+void test_skip_named(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("SKIP %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 void test_run(struct test_ctx *t, const char *name,
 	      void (*fn)(struct test_ctx *t))
 {
 	t->name = name;
 	t->failures = 0;
+	t->skip_why = NULL;
 	fn(t);
 	if (t->failures) {
 		t->failed++;
+	} else if (t->skip_why) {
+		t->skipped++;
+		printf("SKIP %s: %s\n", name, t->skip_why);
 	} else {
 		t->passed++;
 		printf("PASS %s\n", name);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Minimal test harness. Each test binary runs its cases and prints one
- * "PASS <name>" or "FAIL <name>: <where>: <what>" line per case; tests/run.sh
- * counts them.
+ * "PASS <name>", "FAIL <name>: <where>: <what>" or "SKIP <name>: <why>"
+ * line per case; tests/run.sh counts them. A case skips when a
+ * precondition does not hold here (a kernel that loads BPF, a map type);
+ * a skip is never a pass.
  */
 #ifndef BPFVET_TEST_H
 #define BPFVET_TEST_H
@@ -13,8 +15,11 @@
 struct test_ctx {
 	const char *name;
 	int failures;
+	const char *skip_why;	/* set by test_skip() in the current case */
+	char skip_buf[256];
 	int passed;
 	int failed;
+	int skipped;
 };
 
 #define CHECK(t, cond)                                                     \
@@ -52,6 +57,13 @@ struct test_ctx {
 
 void test_fail(struct test_ctx *t, const char *file, int line,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Ends the current case as skipped, unless it already failed: the caller
+ * returns right after. */
+void test_skip(struct test_ctx *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prints "SKIP name: why" for a case or a whole binary that does not run. */
+void test_skip_named(const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void test_run(struct test_ctx *t, const char *name,
 	      void (*fn)(struct test_ctx *t));
 int test_finish(struct test_ctx *t);

@@ -65,7 +65,7 @@ static void test_vmlinux(struct test_ctx *t)
 	uint32_t n, checked = 0;
 
 	if (access(path, R_OK)) {
-		printf("PASS btf_index_vmlinux (skipped: no %s)\n", path);
+		printf("SKIP btf_index_vmlinux: no %s\n", path);
 		return;
 	}
 	btf = btf__parse(path, NULL);

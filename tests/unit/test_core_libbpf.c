@@ -284,7 +284,7 @@ int main(void)
 
 	t.name = "test_core_libbpf";
 	if (geteuid() != 0 || access(VMLINUX, R_OK)) {
-		printf("PASS test_core_libbpf (skipped: needs root and %s)\n", VMLINUX);
+		printf("SKIP test_core_libbpf: needs root and %s\n", VMLINUX);
 		return 0;
 	}
 	if (!mkdtemp(dir) || core_target_write(dir, target, sizeof(target))) {
@@ -303,7 +303,7 @@ int main(void)
 	if (t.failures) {
 		t.failed++;
 	} else if (!tl.programs) {
-		printf("PASS test_core_libbpf (skipped: libbpf relocated no program)\n");
+		printf("SKIP test_core_libbpf: libbpf relocated no program\n");
 		t.passed++;
 	} else {
 		printf("PASS test_core_libbpf (%d programs, %d CO-RE instructions equal, "

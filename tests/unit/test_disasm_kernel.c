@@ -832,7 +832,7 @@ int main(void)
 	char why[128];
 
 	if (!kernel_can_load(why, sizeof(why))) {
-		printf("PASS test_disasm_kernel (skipped: %s)\n", why);
+		printf("SKIP test_disasm_kernel: %s\n", why);
 		return 0;
 	}
 	g_env.log = malloc(LOG_SIZE);

@@ -451,7 +451,7 @@ int main(void)
 	RUN(&t, test_bad_arguments);
 	RUN(&t, test_log_parsing);
 	if (!kernel_usable(why, sizeof(why))) {
-		printf("PASS test_kernel_load (skipped: %s)\n", why);
+		printf("SKIP test_kernel_load: %s\n", why);
 	} else {
 		RUN(&t, test_map_kinds);
 		RUN(&t, test_arena);

@@ -155,7 +155,7 @@ int main(void)
 	if (t.failures) {
 		t.failed++;
 	} else if (!tl.compared) {
-		printf("PASS test_libbpf_oracle (skipped: libbpf could load no program here)\n");
+		printf("SKIP test_libbpf_oracle: libbpf could load no program here\n");
 		t.passed++;
 	} else {
 		printf("PASS test_libbpf_oracle (%d programs compared, %d not loadable)\n",

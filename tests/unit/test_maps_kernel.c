@@ -244,7 +244,7 @@ int main(void)
 	lu_quiet_libbpf();
 	why = why_skip();
 	if (why) {
-		printf("PASS test_maps_kernel (skipped: %s)\n", why);
+		printf("SKIP test_maps_kernel: %s\n", why);
 		return 0;
 	}
 	if (!write) {
