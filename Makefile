@@ -49,6 +49,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
+	target corpus-cache realworld-cache \
 	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness
 
@@ -63,10 +64,13 @@ demo: deps
 		echo "== $$o"; $(B)/bpfvet dump $$o; \
 	done
 
+# Parallel builds, and tests/run.sh runs tests in parallel too.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory -j$(NPROC) check
 
-check: all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs examples
+check: all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs examples \
+		target corpus-cache realworld-cache
 	@tests/run.sh
 
 examples: $(EXAMPLE_OBJS)
@@ -118,9 +122,24 @@ $(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples
 $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
 	mkdir -p $@
 
+# The recorded Linux 6.18 target (tests/conformance/kernel-6.18.build):
+# the BTF the corpus is compiled against and the tests verify for, and its
+# config. Checked in compressed, used as plain files.
+TARGET_SRC := tests/conformance/target-6.18
+TARGET_DIR := $(B)/target-6.18
+target: $(TARGET_DIR)/btf $(TARGET_DIR)/config
+$(TARGET_DIR)/%: $(TARGET_SRC)/%.xz
+	@mkdir -p $(TARGET_DIR)
+	xz -dc $< >$@.tmp && mv $@.tmp $@
+
 # Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
 corpus: deps all
 	scripts/build-corpus.sh
+# The same without deps, for `make check`: built while the rest compiles.
+corpus-cache:
+	@scripts/build-corpus.sh
+realworld-cache:
+	@scripts/collect-realworld.sh --quiet
 
 # bpfvet against Linux on the annotated selftests: the table goes to
 # build/conformance.txt, the report to docs/conformance.md.

@@ -1,11 +1,13 @@
 #!/bin/bash
 # Builds the conformance and scale corpus: every BPF selftest program of
 # Debian's linux-source-6.12, compiled with clang-19 the way the selftests
-# Makefile compiles it, against a vmlinux.h made from the running kernel's BTF.
+# Makefile compiles it, against a vmlinux.h made from the recorded Linux 6.18
+# target's BTF (tests/conformance/target-6.18/btf.xz), not the running
+# kernel's: the same corpus on every machine, with or without kernel BTF.
 #
 # The corpus lives in a cache outside the tree, one directory per input set:
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/bpfvet/corpus-<pkgver>-<hash>/
-# where <hash> covers this script, scripts/corpus-scale.txt, the kernel BTF and
+# where <hash> covers this script, scripts/corpus-scale.txt, the BTF and
 # the compiler and bpftool versions. build/corpus is a symlink to it. A second
 # run with the same inputs only refreshes the symlink.
 #
@@ -15,7 +17,8 @@
 #   -j N         parallel compiles (default 2: the machines have 2 cores)
 # Environment (for tests and unusual set-ups):
 #   LINUX_SOURCE_TARBALL  default /usr/src/linux-source-6.12.tar.xz
-#   VMLINUX_BTF           default /sys/kernel/btf/vmlinux
+#   VMLINUX_BTF           default tests/conformance/target-6.18/btf.xz (a
+#                         raw BTF file, an ELF with .BTF, or either xz-packed)
 #
 # Layout of a corpus directory: verifier/ (verifier_*.bpf.o), progs/ (all
 # other objects, including NAME.linked.bpf.o made by libbpf's static linker),
@@ -100,7 +103,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SELF="$ROOT/scripts/build-corpus.sh"
 SCALE_LIST="$ROOT/scripts/corpus-scale.txt"
 TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/$PKG.tar.xz}
-BTF=${VMLINUX_BTF:-/sys/kernel/btf/vmlinux}
+BTF=${VMLINUX_BTF:-$ROOT/tests/conformance/target-6.18/btf.xz}
 
 for cmd in "$CLANG" "$BPFTOOL" python3 make tar xz sha256sum flock dpkg-query; do
 	command -v "$cmd" >/dev/null 2>&1 ||
@@ -109,8 +112,7 @@ done
 [ -r "$SCALE_LIST" ] || die "missing $SCALE_LIST"
 [ -r "$TARBALL" ] ||
 	die "no kernel source at $TARBALL: install the $PKG package (scripts/deps.sh)"
-[ -e "$BTF" ] ||
-	die "no kernel BTF at $BTF: vmlinux.h is generated from it, so the running kernel must have CONFIG_DEBUG_INFO_BTF=y"
+[ -e "$BTF" ] || die "no kernel BTF at $BTF: vmlinux.h is generated from it"
 [ -r "$BTF" ] || die "cannot read the kernel BTF at $BTF"
 pkgver=$(dpkg-query -W -f='${Version}' "$PKG" 2>/dev/null) ||
 	die "the $PKG package is not installed: run scripts/deps.sh"
@@ -185,9 +187,15 @@ fi
 	die "bpf_helper_defs.h was not generated (see $WORK/logs/headers.log)"
 
 note "generating vmlinux.h from $BTF"
-"$BPFTOOL" btf dump file "$BTF" format c >"$WORK/include/vmlinux.h" \
+btf_file=$BTF
+if [[ $BTF == *.xz ]]; then
+	btf_file=$WORK/vmlinux.btf
+	xz -dc "$BTF" >"$btf_file" || die "cannot decompress $BTF"
+fi
+"$BPFTOOL" btf dump file "$btf_file" format c >"$WORK/include/vmlinux.h" \
 	2>"$WORK/logs/vmlinux.log" ||
 	die "bpftool could not dump $BTF: $(head -n3 "$WORK/logs/vmlinux.log")"
+rm -f "$WORK/vmlinux.btf"
 
 # The Makefile's BPF_CFLAGS + CLANG_CFLAGS + -DENABLE_ATOMICS_TESTS and the
 # CLANG_BPF_BUILD_RULE options, one argument a line, quoted for clang.
@@ -295,7 +303,7 @@ failed=$(awk -F'\t' 'NR > 1 && $4 == "failed"' "$WORK/manifest.tmp" | wc -l)
 {
 	echo "package: $PKG $pkgver"
 	echo "tarball: $TARBALL"
-	echo "btf: $BTF ($(uname -r))"
+	echo "btf: $BTF (sha256 $(sha256sum <"$BTF" | cut -c1-16))"
 	echo "clang: $clang_ver"
 	echo "bpftool: $bpftool_ver"
 	echo "jobs: $jobs"
