@@ -13,7 +13,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfvet [verify] OBJ.o... [options]   verify programs\n"
-		"       bpfvet dump OBJ.o [-p GLOB] [-t TYPE] list maps, programs, disassembly\n"
+		"       bpfvet dump OBJ.o... [-p GLOB] [-t TYPE] maps, programs, disassembly\n"
 		"       bpfvet ablate OBJ.o... [-p GLOB]       what each pruning technique is worth\n"
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
 		"       bpfvet help | --help | --version\n"

@@ -7,6 +7,7 @@
 #define EXIT_REJECTED	1	/* some program rejected (or a verdict differs) */
 #define EXIT_USAGE	2	/* usage or load error */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,7 +57,19 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
  * path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
 
-/* obj_args.c: the command line of verify and kernel. */
+/* prog_filter.c: -p GLOB, repeatable, '!GLOB' excludes. The globs are
+ * the caller's strings (argv); the array is the filter's own. */
+struct prog_filter {
+	const char **globs;
+	int cnt, cap;
+};
+
+/* -1 after reporting that memory ran out. */
+int prog_filter_add(struct prog_filter *f, const char *glob);
+void prog_filter_free(struct prog_filter *f);
+bool prog_filter_match(const struct prog_filter *f, const struct bpfvet_program *p);
+
+/* obj_args.c: the command line of verify, kernel and dump. */
 struct obj_args_parser {
 	/* Consumes argv[*i] (and its value, moving *i on); non-zero after
 	 * reporting an error. */

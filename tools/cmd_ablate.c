@@ -6,7 +6,6 @@
  * configuration, with geometric means over the programs.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
 struct ablate_args {
-	const char *glob;
+	struct prog_filter filter;
 	const char *type;
 	enum fmt fmt;
 	uint32_t drop_caps;
@@ -189,8 +188,7 @@ static int ablate_object(const struct ablate_args *a, const char *path, struct s
 	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj) && !err; i++) {
 		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
-		if (a->glob && fnmatch(a->glob, bpfvet_program__name(p), 0) &&
-		    fnmatch(a->glob, bpfvet_program__section(p), 0))
+		if (!prog_filter_match(&a->filter, p))
 			continue;
 		err = ablate_prog(a, file, p, s, first_json);
 	}
@@ -230,9 +228,10 @@ static int parse(int argc, char **argv, struct ablate_args *a, const char ***pat
 		if ((!strcmp(s, "-p") || !strcmp(s, "-t") || !strcmp(s, "-o")) && i + 1 < argc) {
 			const char *v = argv[++i];
 
-			if (s[1] == 'p')
-				a->glob = v;
-			else if (s[1] == 't')
+			if (s[1] == 'p') {
+				if (prog_filter_add(&a->filter, v))
+					return -EINVAL;
+			} else if (s[1] == 't')
 				a->type = v;
 			else if (!strcmp(v, "csv"))
 				a->fmt = FMT_CSV;
@@ -274,6 +273,7 @@ int cmd_ablate(int argc, char **argv)
 	rc = parse(argc, argv, &a, &paths, &n);
 	if (rc) {
 		free(paths);
+		prog_filter_free(&a.filter);
 		free(s);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
@@ -291,6 +291,7 @@ int cmd_ablate(int argc, char **argv)
 		printf("\n]\n");
 	print_summary(&a, s);
 	free(paths);
+	prog_filter_free(&a.filter);
 	free(s);
 	return err ? EXIT_USAGE : 0;
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * bpfvet dump OBJ.o [-p GLOB] [-t TYPE]: the maps and programs of an
+ * bpfvet dump OBJ.o... [-p GLOB] [-t TYPE]: the maps and programs of each
  * object as a libbpf-style load leaves them, and the disassembly of each
- * program in the verifier's log format.
+ * program in the verifier's log format. Several objects are dumped one
+ * after the other, each from its "object:" line.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bpfvet.h"
@@ -16,8 +17,7 @@
 #include "progtype.h"
 
 struct dump_args {
-	const char *path;
-	const char *glob;
+	struct prog_filter filter;
 	const char *type;
 	struct open_args open;
 };
@@ -25,8 +25,9 @@ struct dump_args {
 static void dump_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: bpfvet dump OBJ.o [-p GLOB] [-t TYPE] [options]\n"
+		"usage: bpfvet dump OBJ.o... [-p GLOB] [-t TYPE] [options]\n"
 		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"                 (repeatable; !GLOB leaves out what it matches)\n"
 		"  -t TYPE        program type for every program (xdp, sched_cls, ...);\n"
 		"                 objects without SEC() then get their .text functions\n"
 		"%s"
@@ -35,44 +36,29 @@ static void dump_usage(FILE *f)
 		open_args_usage);
 }
 
-static int parse_args(int argc, char **argv, struct dump_args *a)
+static int dump_option(int argc, char **argv, int *i, void *args)
 {
-	int i;
+	struct dump_args *a = args;
+	const char *s = argv[*i];
 
-	for (i = 1; i < argc; i++) {
-		const char *s = argv[i];
+	if ((!strcmp(s, "-p") || !strcmp(s, "-t")) && *i + 1 < argc) {
+		const char *v = argv[++*i];
 
-		if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-			dump_usage(stdout);
-			return 1;
+		if (s[1] == 't') {
+			a->type = v;
+			return 0;
 		}
-		if ((!strcmp(s, "-p") || !strcmp(s, "-t")) && i + 1 < argc) {
-			*(s[1] == 'p' ? &a->glob : &a->type) = argv[++i];
-			continue;
-		}
-		switch (open_args_parse(argc, argv, &i, &a->open)) {
-		case 1:
-			continue;
-		case -1:
-			return -1;
-		default:
-			break;
-		}
-		if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
-			return -1;
-		}
-		if (a->path) {
-			fprintf(stderr, "bpfvet dump: only one object at a time\n");
-			return -1;
-		}
-		a->path = s;
+		return prog_filter_add(&a->filter, v);
 	}
-	if (!a->path) {
-		dump_usage(stderr);
+	switch (open_args_parse(argc, argv, i, &a->open)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	default:
+		fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
 		return -1;
 	}
-	return 0;
 }
 
 static const char *type_str(const char *name, char *buf, size_t sz, uint32_t v)
@@ -128,11 +114,6 @@ static void print_map(const struct bpfvet_object *obj, size_t i)
 	printf("\n");
 }
 
-static bool prog_selected(const struct bpfvet_program *p, const char *glob)
-{
-	return !glob || !fnmatch(glob, p->name, 0) || !fnmatch(glob, p->sec_name, 0);
-}
-
 static void print_prog(const struct bpfvet_object *obj, size_t i,
 		       const struct bpfvet_program *p)
 {
@@ -177,7 +158,8 @@ static void print_disasm(const struct bpfvet_program *p)
 	}
 }
 
-static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
+static int dump(const struct bpfvet_object *obj, const char *path,
+		const struct dump_args *a)
 {
 	size_t i, n = bpfvet_object__prog_cnt(obj), shown = 0;
 
@@ -191,7 +173,7 @@ static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
 	for (i = 0; i < n; i++) {
 		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
-		if (prog_selected(p, a->glob)) {
+		if (prog_filter_match(&a->filter, p)) {
 			print_prog(obj, i, p);
 			shown++;
 		}
@@ -199,43 +181,75 @@ static int dump(const struct bpfvet_object *obj, const struct dump_args *a)
 	for (i = 0; i < n; i++) {
 		const struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
-		if (prog_selected(p, a->glob))
+		if (prog_filter_match(&a->filter, p))
 			print_disasm(p);
 	}
-	if (a->glob && !shown) {
-		fprintf(stderr, "bpfvet: %s: no program matches '%s'\n", a->path, a->glob);
+	if (a->filter.cnt && !shown) {
+		fprintf(stderr, "bpfvet: %s: no program matches '%s'%s\n", path,
+			a->filter.globs[0], a->filter.cnt > 1 ? " and the other -p filters" : "");
 		return EXIT_USAGE;
 	}
 	return 0;
 }
 
+/* One object: opened, dumped, closed. EXIT_USAGE when it cannot be opened
+ * or no program matches. */
+static int dump_path(const char *path, const struct bpfvet_open_opts *base,
+		     const struct dump_args *a)
+{
+	struct bpfvet_open_opts opts = *base;
+	struct bpfvet_object *obj;
+	char err[256] = "";
+	int rc;
+
+	opts.errbuf = err;
+	opts.errbuf_sz = sizeof(err);
+	rc = bpfvet_object__open(path, &opts, &obj);
+	if (rc) {
+		fprintf(stderr, "bpfvet: %s: %s\n", path, err[0] ? err : strerror(-rc));
+		return EXIT_USAGE;
+	}
+	rc = dump(obj, path, a);
+	bpfvet_object__close(obj);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a = { 0 };
-	char err[256] = "";
+	struct obj_args_parser parser = {
+		.option = dump_option, .args = &a, .usage = dump_usage,
+	};
 	struct bpfvet_open_opts opts = {
 		.sz = sizeof(opts),
-		.errbuf = err,
-		.errbuf_sz = sizeof(err),
 		/* Show what can be shown, as libbpf-based inspectors do not. */
 		.lenient = true,
 	};
-	struct bpfvet_object *obj;
+	const char **paths = NULL;
+	int rc, i, n = 0, worst = 0;
 	char cfg[300];
-	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc)
-		return rc > 0 ? 0 : EXIT_USAGE;
-	opts.prog_type = a.type;
-	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)))
-		return EXIT_USAGE;
-	rc = bpfvet_object__open(a.path, &opts, &obj);
+	rc = obj_args_scan(argc, argv, &parser, &paths, &n);
 	if (rc) {
-		fprintf(stderr, "bpfvet: %s: %s\n", a.path, err[0] ? err : strerror(-rc));
+		free(paths);
+		prog_filter_free(&a.filter);
+		return rc > 0 ? 0 : EXIT_USAGE;
+	}
+	opts.prog_type = a.type;
+	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg))) {
+		free(paths);
+		prog_filter_free(&a.filter);
 		return EXIT_USAGE;
 	}
-	rc = dump(obj, &a);
-	bpfvet_object__close(obj);
-	return rc;
+	/* An object that cannot be opened does not stop the others. */
+	for (i = 0; i < n; i++) {
+		if (i)
+			printf("\n");
+		rc = dump_path(paths[i], &opts, &a);
+		if (rc > worst)
+			worst = rc;
+	}
+	free(paths);
+	prog_filter_free(&a.filter);
+	return worst;
 }

@@ -11,7 +11,6 @@
  * "refused" and never counted as rejections or differences.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,7 @@ enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
 struct kargs {
 	const char **paths;
 	int path_cnt;
-	const char *glob;
+	struct prog_filter filter;
 	const char *type;
 	enum out_fmt fmt;
 	uint32_t log_level;
@@ -45,6 +44,7 @@ static void kernel_usage(FILE *f)
 		"Loads every program into the running kernel and verifies it with bpfvet,\n"
 		"then compares the verdicts and statistics.\n"
 		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"                 (repeatable; !GLOB leaves out what it matches)\n"
 		"  -t TYPE        program type for every program (xdp, sched_cls, ...)\n"
 		"  -o FMT         output: table (default), csv or json\n"
 		"  -l LEVEL       print both logs (1: failing path, 2: all; 4 is always on)\n"
@@ -144,8 +144,8 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 	if (!v)
 		return -EINVAL;
 	if (!strcmp(s, "-p"))
-		a->glob = v;
-	else if (!strcmp(s, "-t"))
+		return prog_filter_add(&a->filter, v) ? -EINVAL : 0;
+	if (!strcmp(s, "-t"))
 		a->type = v;
 	else if (!strcmp(s, "-o"))
 		return parse_format(v, &a->fmt);
@@ -281,8 +281,7 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 
 static bool selected(const struct kargs *a, const struct bpfvet_program *p)
 {
-	return !a->glob || !fnmatch(a->glob, bpfvet_program__name(p), 0) ||
-	       !fnmatch(a->glob, bpfvet_program__section(p), 0);
+	return prog_filter_match(&a->filter, p);
 }
 
 /*
@@ -385,11 +384,13 @@ int cmd_kernel(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		free(a.paths);
+		prog_filter_free(&a.filter);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	if (bpfvet_kernel__new(&k)) {
 		fprintf(stderr, "bpfvet kernel: out of memory\n");
 		free(a.paths);
+		prog_filter_free(&a.filter);
 		return EXIT_USAGE;
 	}
 	for (int i = 0; i < a.path_cnt; i++) {
@@ -408,6 +409,7 @@ int cmd_kernel(int argc, char **argv)
 	}
 	free_rows(&rows);
 	free(a.paths);
+	prog_filter_free(&a.filter);
 	bpfvet_kernel__free(k);
 	return err ? EXIT_USAGE : status;
 }

@@ -5,7 +5,6 @@
  * are accepted, 1 when any is rejected, 2 on usage or load errors.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +50,7 @@ struct row {
 struct verify_args {
 	const char **paths;
 	int path_cnt;
-	const char *glob;
+	struct prog_filter filter;
 	const char *type;
 	uint32_t log_level;
 	uint32_t prog_flags;
@@ -68,6 +67,7 @@ static void verify_usage(FILE *f)
 	fprintf(f,
 		"usage: bpfvet [verify] OBJ.o... [options]\n"
 		"  -p GLOB        only programs whose name or section matches GLOB\n"
+		"                 (repeatable; !GLOB leaves out what it matches)\n"
 		"  -t TYPE        program type for every program (xdp, sched_cls, ...)\n"
 		"  -l LEVEL       print the verifier log (1: failing path, 2: all, |4: stats)\n"
 		"  -o FMT         output: table (default), csv or json\n"
@@ -178,7 +178,7 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 	if (!v)
 		return -EINVAL;
 	switch (s[1]) {
-	case 'p': a->glob = v; return 0;
+	case 'p': return prog_filter_add(&a->filter, v) ? -EINVAL : 0;
 	case 't': a->type = v; return 0;
 	case 'l': a->log_level = (uint32_t)strtoul(v, NULL, 0); return 0;
 	case 'f': a->prog_flags = (uint32_t)strtoul(v, NULL, 0); return 0;
@@ -264,8 +264,7 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
 		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
-		if (a->glob && fnmatch(a->glob, bpfvet_program__name(p), 0) &&
-		    fnmatch(a->glob, bpfvet_program__section(p), 0))
+		if (!prog_filter_match(&a->filter, p))
 			continue;
 		err = verify_prog(a, path, p, rows);
 		if (err)
@@ -410,6 +409,7 @@ int cmd_verify(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
 		free(a.paths);
+		prog_filter_free(&a.filter);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	for (int i = 0; i < a.path_cnt; i++) {
@@ -434,5 +434,6 @@ int cmd_verify(int argc, char **argv)
 	}
 	free(rows.v);
 	free(a.paths);
+	prog_filter_free(&a.filter);
 	return err ? EXIT_USAGE : status;
 }

@@ -78,7 +78,6 @@ expect_line dump_iproute2_tail 'map 1: name=jmp_tc type=prog_array key=4 value=4
 expect_exit dump_usage_none 2 "$BPFVET" dump
 expect_exit dump_usage_help 0 "$BPFVET" dump --help
 expect_exit dump_usage_option 2 "$BPFVET" dump -x "$R"
-expect_exit dump_usage_two 2 "$BPFVET" dump "$R" "$M"
 expect_exit dump_usage_missing_arg 2 "$BPFVET" dump "$R" -p
 
 # Inputs of static linking: libbpf refuses them, dump shows them with
@@ -91,3 +90,26 @@ expect_line dump_unlinked_prog 'prog 2: name=uses_map section=xdp type=xdp attac
 expect_line dump_unlinked_clean 'prog 4: name=clean section=xdp type=xdp attach=xdp flags=0x0 insns=2 subprogs=1'
 expect_exit verify_unlinked 2 "$BPFVET" verify "$U"
 expect_err verify_unlinked_msg "bpfvet: $U: no BTF section for extern other_func"
+# Several objects: each from its "object:" line, in order; one that
+# cannot be opened is reported, the others are still shown.
+expect_exit dump_several 2 "$BPFVET" dump "$PROGS/kernel_data.o" "$TMP/none.o" "$PROGS/kernel_multi.o"
+if [ "$(grep '^object: ' "$TMP/out" | cut -d' ' -f2)" = "$(printf 'name=kernel_data\nname=kernel_multi')" ] &&
+	grep -q "none.o: No such file or directory" "$TMP/err"; then
+	pass dump_several_objects
+else
+	fail dump_several_objects "$(grep '^object: ' "$TMP/out") / $(cat "$TMP/err")"
+fi
+# -p repeats; '!GLOB' leaves out what it matches (as veristat's filters).
+"$BPFVET" dump "$PROGS/kernel_data.o" -p '*' -p '!rodata_*' -p '!data_unknown' >"$TMP/out" 2>&1
+"$BPFVET" dump "$PROGS/kernel_data.o" >"$TMP/all" 2>&1
+want=$(grep '^prog ' "$TMP/all" | grep -v 'name=rodata_\|name=data_unknown ' | cut -d' ' -f3)
+got=$(grep '^prog ' "$TMP/out" | cut -d' ' -f3)
+if [ -n "$got" ] && [ "$got" = "$want" ]; then pass dump_filter_exclude; else
+	fail dump_filter_exclude "got '$got', want '$want'"; fi
+"$BPFVET" "$PROGS/kernel_data.o" -p 'rodata_*' -p data_unknown -o csv -e prog >"$TMP/out" 2>&1
+if [ "$(tail -n +2 "$TMP/out" | sort | tr '\n' ' ')" = "$(grep '^prog ' "$TMP/all" | cut -d' ' -f3 |
+	sed -n 's/^name=\(rodata_.*\|data_unknown\)$/\1/p' | sort | tr '\n' ' ')" ]; then
+	pass verify_filter_union
+else
+	fail verify_filter_union "$(cat "$TMP/out")"
+fi
