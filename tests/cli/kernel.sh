@@ -1,5 +1,6 @@
 # bpfvet kernel: the differential command, on tests/progs/kernel_*.c.
-# Usage errors always run; the rest skips when the kernel refuses BPF.
+# Usage errors always run; the rest skips when the kernel does not load
+# BPF programs here (no root, or bpf() not allowed).
 . tests/lib.sh
 
 expect_exit kernel_no_args 2 "$BPFVET" kernel
@@ -14,12 +15,10 @@ expect_exit kernel_junk_file 2 "$BPFVET" kernel --kernel-only "$TMP/junk.o"
 if grep -q "junk.o" "$TMP/err"; then pass kernel_junk_file_message; else
 	fail kernel_junk_file_message "no message naming the file: $(cat "$TMP/err")"; fi
 
-# Can we load BPF at all?
-"$BPFVET" kernel --kernel-only -o csv -p rodata_known "$PROGS/kernel_data.o" >"$TMP/probe" 2>&1
-if ! grep -q '^kernel_data.o,rodata_known,socket_filter,success,' "$TMP/probe"; then
-	skip kernel_cli "the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120)"
-	exit 0
-fi
+# The rest loads programs into the running kernel: only where it lets us.
+# What it checks are facts every 6.18 build shares (a socket filter that
+# reads through a scalar is rejected, a program without a type is refused).
+kernel_loads kernel_cli || exit 0
 
 # csv: documented header, one row per program, verdicts and messages.
 "$BPFVET" kernel --kernel-only -o csv "$PROGS/kernel_data.o" "$PROGS/kernel_multi.o" \
