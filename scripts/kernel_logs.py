@@ -14,12 +14,18 @@ import lzma
 import os
 import re
 import struct
-import struct
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The running kernel's BTF: its digest says what a recording was made on.
 BTF = '/sys/kernel/btf/vmlinux'
+# The recorded target (tests/conformance/kernel-6.18.build), unpacked by
+# `make target`: bpfvet's side always verifies and dumps for it, never for
+# the running kernel, as tests/lib.sh's $TARGET.
+TARGET_BTF = os.path.join(ROOT, 'build/target-6.18/btf')
+TARGET = ['--btf', TARGET_BTF, '--kconfig', os.path.join(ROOT, 'build/target-6.18/config'),
+          '--kernel-version', '6.18.44', '--nr-cpus', '2', '--no-syscall-wrapper']
 
 _ADDR = re.compile(r'0xffff[0-9a-fA-F]{12}(?![0-9a-fA-F])')
 _CALL_ID = re.compile(r'#[0-9]+')
@@ -151,10 +157,11 @@ def has_core_relos(obj):
 
 
 def dump_programs(obj, btf=True):
-    """bpfvet dump OBJ: {prog: {index: masked text}}."""
+    """bpfvet dump OBJ: {prog: {index: masked text}}. Only objects with
+    CO-RE relocations get the target's BTF: reading it takes time."""
     cmd = [bpfvet(), 'dump']
-    if btf and os.path.exists(BTF) and has_core_relos(obj):
-        cmd += ['--btf', BTF]
+    if btf and has_core_relos(obj):
+        cmd += ['--btf', TARGET_BTF]
     cmd.append(obj)
     out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
     progs = {}

@@ -151,18 +151,21 @@ def kernel_side(entries):
 
 
 def bpfvet_side(p, flags, progs):
-    """One run per program: the other programs of an object may be long
-    (verifier_search_pruning/short_loop1 runs into the 1M limit)."""
+    """One run per object, for the recorded target, with a -p filter per
+    program when there are few: the other programs of an object may be
+    long (verifier_search_pruning/short_loop1 runs into the 1M limit)."""
+    cmd = [kl.bpfvet(), 'verify', '-q', '-l', '6'] + kl.TARGET
+    if flags:
+        cmd += ['-f', str(flags)]
+    if len(progs) <= 100:
+        for want in progs:
+            cmd += ['-p', want]
+    cmd.append(os.path.join(kl.ROOT, p))
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = {}
-    for want in progs:
-        cmd = [kl.bpfvet(), 'verify', '-q', '-l', '6', '-p', want]
-        if flags:
-            cmd += ['-f', str(flags)]
-        cmd.append(os.path.join(kl.ROOT, p))
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        for side, f, prog, lines in kl.split_logs(proc.stdout.splitlines(keepends=True)):
-            if prog == want:
-                out[prog] = [kl.mask(line) for line in lines]
+    for side, f, prog, lines in kl.split_logs(proc.stdout.splitlines(keepends=True)):
+        if prog in progs:
+            out[prog] = [kl.mask(line) for line in lines]
     return out
 
 
