@@ -1,15 +1,17 @@
 # BTF tracing programs (tests/progs/btf_trace.c): the context typed by the
 # attach target in the target BTF (tp_btf, iterators), loads through BTF
-# pointers and map pointers, BTF-typed helper arguments and return values. Without a target BTF such programs
-# are unsupported; with the running kernel's BTF, verdicts and messages are
-# checked, then compared with the kernel itself (verdict, processed
-# instructions, states and the level-2 log), also on the real-world tp_btf
-# programs. Skips what needs /sys/kernel/btf/vmlinux or a kernel that
-# loads BPF.
+# pointers and map pointers, BTF-typed helper arguments and return values.
+# Without a target BTF such programs are unsupported; for the recorded
+# target (tests/lib.sh), verdicts and messages are checked, then compared
+# with the kernel's recorded level-2 logs (tests/fixtures/logs/btf_trace.txt.xz,
+# statistics included): of these programs, and of one program per argument
+# of every tracepoint of the target. The real-world tp_btf programs are
+# compared with tests/conformance/kernel-6.18.csv.
 . tests/lib.sh
 
 O=$PROGS/btf_trace.o
-VMLINUX=/sys/kernel/btf/vmlinux
+VMLINUX=$TARGET_BTF
+FIX=tests/fixtures/logs
 
 expect_row() {
 	if grep -qxF -- "$2" "$TMP/out"; then
@@ -31,13 +33,9 @@ else
 	pass btf_trace_no_btf_never_rejects
 fi
 
-if [ ! -r "$VMLINUX" ] || ! bpftool btf dump file "$VMLINUX" 2>/dev/null |
-	grep -q "TYPEDEF 'btf_trace_sched_switch'"; then
-	skip btf_trace_vmlinux "no $VMLINUX with the sched_switch tracepoint"
-	exit 0
-fi
-
-expect_exit btf_trace_verify 1 "$BPFVET" "$O" --btf "$VMLINUX" -o csv -e prog,verdict,error
+need_target btf_trace_target
+# shellcheck disable=SC2086
+expect_exit btf_trace_verify 1 "$BPFVET" "$O" $TARGET -o csv -e prog,verdict,error
 for row in \
 	'walk_rcu,success,' \
 	'walk_untrusted,success,' \
@@ -69,7 +67,8 @@ done
 
 # The kernel's explanations before the generic ctx message, and the
 # register types in the trace.
-"$BPFVET" "$O" --btf "$VMLINUX" -l 2 >"$TMP/log" 2>&1
+# shellcheck disable=SC2086
+"$BPFVET" "$O" $TARGET -l 2 >"$TMP/log" 2>&1
 for msg in \
 	"func 'sched_switch' offset 4 is not multiple of 8" \
 	"func 'sched_switch' doesn't have 5-th argument" \
@@ -89,67 +88,56 @@ done
 if grep -q "^[0-9]*: safe" "$TMP/log"; then pass btf_trace_pruned; else
 	fail btf_trace_pruned "no state was pruned in prune_join"; fi
 
-# The running kernel, when it loads BPF here.
-"$BPFVET" kernel --kernel-only -o csv -p ptr_null_checked "$O" >"$TMP/probe" 2>&1
-if ! grep -q ',ptr_null_checked,tracing,success,' "$TMP/probe"; then
-	skip btf_trace_kernel "the kernel refuses BPF here: $(tail -n 1 "$TMP/probe" | cut -c1-120)"
+# The kernel's level-2 logs, recorded (scripts/level2-fixture.py record
+# $FIX/btf_trace.list $FIX/btf_trace.txt.xz): every line, statistics
+# included. The per-argument programs are generated from the target's BTF.
+mkdir -p build/tp-args
+n=$(python3 scripts/tp-btf-args.py "$VMLINUX" build/tp-args/args.c 2>"$TMP/err")
+if [ -z "$n" ] || ! clang-19 -O2 --target=bpf -mcpu=v3 -idirafter /usr/include/"$(uname -m)"-linux-gnu \
+	-c build/tp-args/args.c -o build/tp-args/args.o 2>>"$TMP/err"; then
+	fail btf_trace_logs "cannot build the per-argument programs: $(head -c 300 "$TMP/err")"
 	exit 0
 fi
+if BPFVET=build/bpfvet python3 scripts/level2-fixture.py check full "$FIX/btf_trace.txt.xz" \
+	/dev/null >"$TMP/out" 2>&1; then
+	pass "btf_trace_logs ($(tail -n 1 "$TMP/out"))"
+else
+	fail btf_trace_logs "$(grep -v '^PASS' "$TMP/out" | head -n 4)"
+fi
 
-# Verdicts, instructions and states agree on every row (match yes, or n/a
-# for the ones the kernel refuses to load).
-check_agree() {
-	name=$1
-	shift
-	"$BPFVET" kernel -o csv "$@" >"$TMP/k.csv" 2>"$TMP/err"
-	bad=$(python3 -c '
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-bad = [r["file_name"] + "/" + r["prog_name"] for r in rows
-       if r["kernel_stage"] == "verifier" and (r["match"] != "yes" or
-          r["kernel_total_insns"] != r["bpfvet_total_insns"] or
-          r["kernel_total_states"] != r["bpfvet_total_states"])]
-print(len(rows), " ".join(bad))
-' "$TMP/k.csv")
-	case $bad in
-	0*) fail "$name" "no rows: $(head -c 300 "$TMP/err")" ;;
-	*" "?*) fail "$name" "differ: ${bad#* }" ;;
-	*) pass "$name" ;;
-	esac
-}
-check_agree btf_trace_kernel_agree "$O"
-
-"$BPFVET" kernel --log-diff "$O" >"$TMP/diff" 2>&1
-ndiff=$(grep '^Log diff' "$TMP/diff" | grep -vc ': identical (')
-if [ "$ndiff" = 0 ]; then pass btf_trace_kernel_logs; else
-	fail btf_trace_kernel_logs "$(grep '^Log diff' "$TMP/diff" | grep -v ': identical (' | head -n 2)"; fi
-
-# Real-world tp_btf programs (libbpf-tools, xdp-tools), when collected.
+# Real-world tp_btf programs (libbpf-tools, xdp-tools) against the
+# recorded kernel: verdict, processed instructions and states.
 set --
 for o in biosnoop-1 cpufreq-1 drsnoop-1 hardirqs-1 softirqs-1 wakeuptime-1 xdp-bench-2 xdp-monitor-2; do
 	[ -f "build/realworld/$o.bpf.o" ] && set -- "$@" "build/realworld/$o.bpf.o"
 done
 if [ $# = 0 ]; then
-	skip btf_trace_realworld "make realworld first"
-else
-	check_agree btf_trace_realworld "$@"
-fi
-
-# Every argument of every tracepoint of the running kernel: the register
-# type of a context read (trusted, maybe-NULL, untrusted, scalar, refused)
-# and the log around it must be the kernel's.
-if ! command -v bpftool >/dev/null 2>&1; then
-	skip btf_trace_all_args "no bpftool"
+	fail btf_trace_realworld "no real-world objects: make realworld"
 	exit 0
 fi
-n=$(python3 scripts/tp-btf-args.py "$VMLINUX" "$TMP/args.c" 2>"$TMP/err")
-if [ -z "$n" ] || ! clang-19 -O2 --target=bpf -mcpu=v3 -idirafter /usr/include/"$(uname -m)"-linux-gnu \
-	-c "$TMP/args.c" -o "$TMP/args.o" 2>>"$TMP/err"; then
-	fail btf_trace_all_args "cannot build the programs: $(head -c 300 "$TMP/err")"
-	exit 0
-fi
-"$BPFVET" kernel --log-diff "$TMP/args.o" >"$TMP/diff" 2>&1
-same=$(grep -c '^Log diff.*: identical (' "$TMP/diff")
-if [ "$same" = "$n" ]; then pass "btf_trace_all_args ($n tracepoint arguments)"; else
-	fail btf_trace_all_args "$same of $n logs identical: $(grep '^Log diff' "$TMP/diff" |
-		grep -v ': identical (' | head -n 2)"; fi
+# shellcheck disable=SC2086
+"$BPFVET" "$@" $TARGET -o csv -e file_name,prog_name,verdict,total_insns,total_states \
+	>"$TMP/rw.csv" 2>"$TMP/err"
+bad=$(python3 - tests/conformance/kernel-6.18.csv "$TMP/rw.csv" <<'EOF'
+import csv, sys
+ref = {(r['file'], r['prog']): r for r in csv.DictReader(open(sys.argv[1]))}
+rows = list(csv.DictReader(open(sys.argv[2])))
+bad, n = [], 0
+for r in rows:
+    k = ref.get((r['file_name'], r['prog_name']))
+    if not k or k['stage'] != 'verifier':
+        continue
+    n += 1
+    if (r['verdict'], r['total_insns'], r['total_states']) != \
+       (k['verdict'], k['insns'], k['total_states']):
+        bad.append('%s/%s: %s/%s/%s, kernel %s/%s/%s' % (
+            r['file_name'], r['prog_name'], r['verdict'], r['total_insns'],
+            r['total_states'], k['verdict'], k['insns'], k['total_states']))
+print(n, '; '.join(bad))
+EOF
+)
+case $bad in
+0*) fail btf_trace_realworld "no rows: $(head -c 300 "$TMP/err")" ;;
+*" "?*) fail btf_trace_realworld "differ: ${bad#* }" ;;
+*) pass "btf_trace_realworld (${bad% } programs)" ;;
+esac
