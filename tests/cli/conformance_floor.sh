@@ -1,14 +1,12 @@
 # The conformance ratchet: bpfvet must agree with the kernel on at least as
 # many selftests as tests/conformance/floor says. Uses the recorded kernel
-# verdicts, so it needs no BPF privileges; when the running kernel is the
-# one they were recorded on and this process may load programs, it also
-# checks that the recording is still what the kernel says.
+# verdicts, so it needs no BPF privileges; whether the running kernel still
+# says what was recorded is `make kernel-check`'s question.
 . tests/lib.sh
 RUNNER=build/conformance-runner
 FLOOR_FILE=tests/conformance/floor
 RECORDED=tests/conformance/kernel-6.18-testloader.csv
 CORPUS=build/corpus
-MAX_SECONDS=60
 
 expect_exit conformance_bad_option 2 $RUNNER --bogus $CORPUS/verifier
 expect_exit conformance_no_recording 2 $RUNNER --reference recorded \
@@ -53,11 +51,9 @@ else
 	fail conformance_kernel_cmd_format "$(tail -n 3 "$TMP/kcmd.out" | tr '\n' ' ')"
 fi
 
-t0=$(date +%s)
 $RUNNER --reference recorded --recorded $RECORDED --markdown "$TMP/conformance.md" \
 	$CORPUS/verifier >"$TMP/table" 2>"$TMP/runner.err"
 rc=$?
-secs=$(($(date +%s) - t0))
 if [ $rc -ne 0 ]; then
 	fail conformance_floor "runner exit $rc: $(tail -n 3 "$TMP/runner.err")"
 	exit 0
@@ -69,9 +65,6 @@ if grep -q '^objects 95, programs 1369 (14 auxiliary, 0 with annotations' "$TMP/
 else
 	fail conformance_coverage "$(grep '^objects' "$TMP/table")"
 fi
-
-[ $secs -lt $MAX_SECONDS ] && pass conformance_speed ||
-	fail conformance_speed "$secs s for the corpus, want < $MAX_SECONDS s"
 
 line=$(tail -n 1 "$TMP/table")
 passed=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
@@ -86,42 +79,14 @@ else
 	pass "conformance_floor ($passed agree)"
 fi
 
-# Is the recording still the kernel's word? Only on the kernel it was
-# recorded on, and only with the rights to load programs. The live run's
-# report must then equal the recorded run's below its header, which also
-# shows that the report is deterministic; without the live kernel a second
-# recorded run checks that.
+# The report is deterministic: a second run writes the same one.
+$RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
+	$CORPUS/verifier >/dev/null 2>&1
 body() { sed -n '/^## Summary/,$p' "$1"; }
-same_report() {
-	body "$TMP/conformance.md" >"$TMP/a.md"
-	body "$1" >"$TMP/b.md"
-	cmp -s "$TMP/a.md" "$TMP/b.md"
-}
-rerun_recorded() {
-	$RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
-		$CORPUS/verifier >/dev/null 2>&1
-	same_report "$TMP/again.md" && pass conformance_report_stable ||
-		fail conformance_report_stable "two runs wrote different reports"
-}
-release=$(uname -r)
-if ! grep -q "on Linux $release," $RECORDED; then
-	skip conformance_recording_current "recorded on another kernel than $release"
-	rerun_recorded
-	exit 0
-fi
-$RUNNER -q --reference live --record "$TMP/live.csv" --markdown "$TMP/live.md" \
-	$CORPUS/verifier >/dev/null 2>"$TMP/live.err"
-if [ $? -ne 0 ]; then
-	skip conformance_recording_current "$(head -n 1 "$TMP/live.err")"
-	rerun_recorded
-	exit 0
-fi
-grep -v '^#' $RECORDED >"$TMP/recorded.rows"
-grep -v '^#' "$TMP/live.csv" >"$TMP/live.rows"
-if diff "$TMP/recorded.rows" "$TMP/live.rows" >"$TMP/live.diff"; then
-	pass conformance_recording_current
+body "$TMP/conformance.md" >"$TMP/a.md"
+body "$TMP/again.md" >"$TMP/b.md"
+if [ -s "$TMP/a.md" ] && cmp -s "$TMP/a.md" "$TMP/b.md"; then
+	pass conformance_report_stable
 else
-	fail conformance_recording_current "the kernel now says otherwise: $(head -n 4 "$TMP/live.diff" | tr '\n' ' ')"
+	fail conformance_report_stable "two runs wrote different reports (or none)"
 fi
-same_report "$TMP/live.md" && pass conformance_report_stable ||
-	fail conformance_report_stable "the live and the recorded run wrote different reports"

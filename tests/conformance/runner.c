@@ -36,7 +36,8 @@
  * held to the same size so that overflow behaves alike. */
 #define LOG_CAP (2u << 20)
 
-enum ref_mode { REF_AUTO, REF_LIVE, REF_RECORDED };
+/* Recorded first: the default is the record, never today's kernel. */
+enum ref_mode { REF_RECORDED, REF_LIVE, REF_AUTO };
 
 struct options {
 	const char **inputs;
@@ -45,6 +46,7 @@ struct options {
 	const char *recorded_path;
 	const char *record_path;
 	const char *markdown_path;
+	const char *btf_path;	/* bpfvet's CO-RE target, --btf */
 	const char *glob;
 	bool quiet;
 	bool verbose;
@@ -231,16 +233,14 @@ static void obj_close(struct obj_ctx *oc)
 	btf__free(oc->btf);
 }
 
-#define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
-
 static int obj_open(const struct options *o, const char *path, struct obj_ctx *oc)
 {
 	char errbuf[256] = "";
-	/* libbpf relocates CO-RE against the running kernel's BTF, as the
-	 * recorded verdicts were obtained. */
+	/* bpfvet relocates CO-RE against the target's BTF: the recorded
+	 * target by default, never silently the running kernel's. */
 	struct bpfvet_open_opts oo = {
 		.sz = sizeof(oo), .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
-		.btf_custom_path = access(VMLINUX_BTF, R_OK) ? NULL : VMLINUX_BTF,
+		.btf_custom_path = o->btf_path,
 	};
 	const char *slash = strrchr(path, '/');
 	int err;
@@ -945,14 +945,18 @@ static int write_record(const struct runner *rn, const char *path)
 
 /* The recording with the selftest loader's semantics (README.md). */
 #define DEFAULT_RECORDED "tests/conformance/kernel-6.18-testloader.csv"
+/* The recorded target's BTF, unpacked by `make target`. */
+#define DEFAULT_BTF "build/target-6.18/btf"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: conformance-runner [options] OBJ.bpf.o|DIR...\n"
-		"  --reference auto|live|recorded  kernel verdicts: the running kernel (live),\n"
-		"                       a recorded file, or live when possible (default)\n"
+		"  --reference recorded|live|auto  kernel verdicts: a recorded file (default),\n"
+		"                       the running kernel (live), or live when possible\n"
 		"  --recorded FILE      recorded verdicts (default " DEFAULT_RECORDED ")\n"
+		"  --btf FILE           bpfvet's CO-RE target BTF (default " DEFAULT_BTF ",\n"
+		"                       the recorded target; \"none\" for none)\n"
 		"  --record FILE        write the live kernel's verdicts to FILE\n"
 		"  --markdown FILE      write the report (docs/conformance.md)\n"
 		"  --priv-caps-off LIST drop these capability numbers (comma separated) in priv\n"
@@ -1009,6 +1013,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return -EINVAL;
 		} else if (has_val && !strcmp(a, "--recorded")) {
 			o->recorded_path = argv[++i];
+		} else if (has_val && !strcmp(a, "--btf")) {
+			o->btf_path = argv[++i];
 		} else if (has_val && !strcmp(a, "--record")) {
 			o->record_path = argv[++i];
 		} else if (has_val && !strcmp(a, "--markdown")) {
@@ -1024,6 +1030,16 @@ static int parse_args(int argc, char **argv, struct options *o)
 		} else {
 			o->inputs[o->input_cnt++] = a;
 		}
+	}
+	if (!o->btf_path)
+		o->btf_path = DEFAULT_BTF;
+	else if (!strcmp(o->btf_path, "none"))
+		o->btf_path = NULL;
+	if (o->btf_path && access(o->btf_path, R_OK)) {
+		fprintf(stderr, "conformance-runner: cannot read the target BTF %s: %s%s\n",
+			o->btf_path, strerror(errno),
+			strcmp(o->btf_path, DEFAULT_BTF) ? "" : " (make target)");
+		return -EINVAL;
 	}
 	return o->input_cnt ? 0 : -EINVAL;
 }
