@@ -49,7 +49,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	target corpus-cache realworld-cache \
+	target corpus-cache realworld-cache kernel-check \
 	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness
 
@@ -140,6 +140,14 @@ corpus-cache:
 	@scripts/build-corpus.sh
 realworld-cache:
 	@scripts/collect-realworld.sh --quiet
+
+# The running kernel against the recorded reference: what drifted, never a
+# failure (scripts/kernel-check.py; KERNEL_CHECK_ARGS: --quick, --strict).
+# Root; a few minutes. Not part of `make test`.
+KERNEL_CHECK_ARGS ?=
+kernel-check: deps all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs \
+		target corpus-cache realworld-cache
+	@python3 scripts/kernel-check.py $(KERNEL_CHECK_ARGS)
 
 # bpfvet against Linux on the annotated selftests: the table goes to
 # build/conformance.txt, the report to docs/conformance.md.

@@ -8,6 +8,8 @@ fixture, and bpfvet's disassembly compared with it.
   disasm-fixture.py live FIXTURE.xz EXCEPTIONS OBJ...  (bpfvet dump and the
                                   fixture against the running kernel)
   disasm-fixture.py meta FIXTURE.xz       (where it was recorded, and here)
+  disasm-fixture.py drift FIXTURE.xz      (the running kernel against the
+                                          record: DRIFT lines, make kernel-check)
 
 The kernel prints "N: (xx) text" for every instruction it processes at log
 level 2 (level 1 keeps only the path that failed). Every program of
@@ -217,13 +219,45 @@ def live(fixture, exc_path, paths):
     return bad
 
 
+def drift(fixture):
+    """The running kernel against the fixture, for `make kernel-check`: a
+    DRIFT line for each program whose printed instructions are not the
+    recorded ones (the first that differs), then a DRIFT-SUMMARY line."""
+    _, objs = read_fixture(fixture)
+    paths = sorted(objs)
+    got = {}
+    for i in range(0, len(paths), 50):
+        got.update(kernel_insns(paths[i:i + 50]))
+    nprog = bad = 0
+    for path in paths:
+        for prog, want in sorted(objs[path].items()):
+            nprog += 1
+            have = got.get(path, {}).get(prog)
+            if have is None:
+                print('DRIFT %s/%s: disassembly: recorded %d lines, live none (not verified)' %
+                      (path, prog, len(want)))
+                bad += 1
+                continue
+            for idx in sorted(set(want) | set(have)):
+                if want.get(idx) != have.get(idx):
+                    print('DRIFT %s/%s: insn %d: recorded %r, live %r' %
+                          (path, prog, idx, want.get(idx), have.get(idx)))
+                    bad += 1
+                    break
+    print('DRIFT-SUMMARY %s: %d programs compared, %d drifted' %
+          (os.path.relpath(fixture, kl.ROOT), nprog, bad))
+    return 0
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ('record', 'check', 'live', 'meta'):
+    if len(argv) < 3 or argv[1] not in ('record', 'check', 'live', 'meta', 'drift'):
         kl.die(__doc__)
     fixture = argv[2]
     if argv[1] == 'record':
         record(fixture)
         return 0
+    if argv[1] == 'drift':
+        return drift(fixture)
     if argv[1] == 'meta':
         meta, _ = read_fixture(fixture)
         for k, v in sorted(meta.items()):

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Writes the reference verdicts of the running kernel for every program of
-# the selftest corpus (build/corpus) and the real-world objects
-# (build/realworld), as tests/conformance/kernel-6.18.csv holds them:
+# The Linux 6.18 reference: what the running kernel says about every
+# program of the selftest corpus (build/corpus) and the real-world objects
+# (build/realworld), as tests/conformance/kernel-6.18.csv holds it:
 #
 #   file,prog,prog_type,verdict,stage,errno,insns,total_states,peak_states,error
 #
@@ -9,9 +9,61 @@
 # pre-verifier. Durations are left out: they change from run to run.
 #
 # usage: scripts/kernel-reference.sh [OUT.csv]   (default: stdout)
+#        scripts/kernel-reference.sh --describe  (this kernel's lines for
+#                                     tests/conformance/kernel-6.18.build)
+#
+# The reference is one kernel build's record, never today's kernel: tests
+# compare bpfvet with it, and `make kernel-check` reports how the running
+# kernel differs from it. Refreshing it makes another build the reference,
+# so do it deliberately, all in one commit, on the build you mean:
+#   1. the target, from this kernel (the corpus is compiled against it):
+#        xz -9e -c /sys/kernel/btf/vmlinux >tests/conformance/target-6.18/btf.xz
+#        zcat /proc/config.gz | xz -9e -c >tests/conformance/target-6.18/config.xz
+#      then `make target corpus realworld` (a new corpus: the BTF changed);
+#   2. the verdicts:  scripts/kernel-reference.sh tests/conformance/kernel-6.18.csv
+#      and the test loader's: build/conformance-runner -q --reference live \
+#        --record tests/conformance/kernel-6.18-testloader.csv build/corpus/verifier
+#   3. the fixtures: make helper-fixtures; CTX_FIXTURE_WRITE=1 and
+#      MAPS_FIXTURE_WRITE=1 build/san/tests/test_{ctx,maps}_kernel;
+#      make scalar-fixtures; scripts/disasm-fixture.py record and
+#      scripts/level2-fixture.py record for tests/fixtures/logs;
+#      tests/fixtures/verify/kernel-agree.tsv from the new csv;
+#   4. the names: scripts/kernel-reference.sh --describe, into the
+#      verdicts.* and target.* lines of tests/conformance/kernel-6.18.build;
+#   5. make test, and explain every change of bpfvet's agreement.
 set -eu
 cd "$(dirname "$0")/.."
 BPFVET=${BPFVET:-build/bpfvet}
+
+describe() {
+	cfg=$(mktemp)
+	if [ -r /proc/config.gz ]; then
+		zcat /proc/config.gz >"$cfg"
+	elif [ -r "/boot/config-$(uname -r)" ]; then
+		cat "/boot/config-$(uname -r)" >"$cfg"
+	fi
+	for who in verdicts target; do
+		echo "$who.release: $(uname -r)"
+		echo "$who.version: $(uname -v)"
+		if [ -s "$cfg" ]; then
+			echo "$who.config_sha256: $(sha256sum <"$cfg" | cut -d' ' -f1)"
+		else
+			echo "$who.config_sha256: not recorded (no /proc/config.gz or /boot/config-*)"
+		fi
+		if [ -r /sys/kernel/btf/vmlinux ]; then
+			echo "$who.btf_sha256: $(sha256sum </sys/kernel/btf/vmlinux | cut -d' ' -f1)"
+		else
+			echo "$who.btf_sha256: not recorded (no /sys/kernel/btf/vmlinux)"
+		fi
+		echo "$who.nr_cpus: $(grep -c '^processor' /proc/cpuinfo)"
+	done
+	rm -f "$cfg"
+}
+
+if [ "${1:-}" = "--describe" ]; then
+	describe
+	exit 0
+fi
 out=${1:-/dev/stdout}
 for d in build/corpus build/realworld; do
 	[ -d "$d" ] || { echo "kernel-reference: $d is missing (make corpus realworld)" >&2; exit 1; }

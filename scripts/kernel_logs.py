@@ -111,13 +111,14 @@ def split_logs(stream):
         yield cur + (lines,)
 
 
-def kernel_logs(objs, level, flags=None, glob=None, extra=()):
-    """Runs the kernel side on objs; yields (file, prog, [lines])."""
+def kernel_logs(objs, level, flags=None, progs=(), extra=()):
+    """Runs the kernel side on objs (only the programs named in progs, when
+    given); yields (file, prog, [lines])."""
     cmd = [bpfvet(), 'kernel', '--kernel-only', '-l', str(level)]
     if flags:
         cmd += ['-f', str(flags)]
-    if glob:
-        cmd += ['-p', glob]
+    for prog in progs:
+        cmd += ['-p', prog]
     cmd += list(extra) + list(objs)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:

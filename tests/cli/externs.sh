@@ -41,7 +41,10 @@ expect_row externs_no_syscall_wrapper_row 'needs_syscall_wrapper,failure'
 if [ -e /sys/bus/event_source/devices/kprobe/type ] || [ -e /sys/kernel/tracing/kprobe_events ] ||
    [ -e /sys/kernel/debug/tracing/kprobe_events ]; then
 	want=success
-	grep -q ' __[a-z0-9]*_sys_bpf$' /proc/kallsyms 2>/dev/null || want=failure
+	# Without privileges kallsyms shows every address as 0, and bpfvet
+	# then finds no wrapper either.
+	awk '$3 ~ /^__[a-z0-9]*_sys_bpf$/ && $1 !~ /^0+$/ { f = 1 } END { exit !f }' \
+		/proc/kallsyms 2>/dev/null || want=failure
 else
 	want=failure
 fi

@@ -1,0 +1,57 @@
+# The reference names its kernel: tests/conformance/kernel-6.18.build
+# against the files it describes. The target's BTF and config are the
+# ones in the tree, the options the tests verify for (tests/lib.sh,
+# tests/unit/target.h) are the target's, the verdicts' BTF digest is the
+# one the log fixtures were recorded with, and the corpus is compiled
+# against the target's BTF. No kernel needed.
+. tests/lib.sh
+B=tests/conformance/kernel-6.18.build
+need_target reference_target
+val() { sed -n "s/^$1: *//p" "$B" | cut -d' ' -f1; }
+
+# check NAME GOT WANT
+check() {
+	if [ -n "$3" ] && [ "$2" = "$3" ]; then pass "$1"; else
+		fail "$1" "got '$2', $B says '$3'"; fi
+}
+check reference_target_btf "$(sha256sum <"$TARGET_BTF" | cut -d' ' -f1)" "$(val target.btf_sha256)"
+check reference_target_config "$(sha256sum <"$TARGET_CONFIG" | cut -d' ' -f1)" \
+	"$(val target.config_sha256)"
+for f in release version; do
+	if [ -n "$(val target.$f)" ] && [ -n "$(val verdicts.$f)" ]; then pass "reference_names_$f"; else
+		fail "reference_names_$f" "no target.$f or verdicts.$f line"; fi
+done
+
+# The options of the shell and C tests are the target's.
+opt() { echo "$TARGET" | sed -n "s/.*--$1 \([^ ]*\).*/\1/p"; }
+check reference_lib_version "$(opt kernel-version)" "$(val target.kernel_version)"
+check reference_lib_cpus "$(opt nr-cpus)" "$(val target.nr_cpus)"
+case "$TARGET" in
+*--no-syscall-wrapper*) w=0 ;;
+*) w=1 ;;
+esac
+check reference_lib_syscall_wrapper "$w" "$(val target.syscall_wrapper)"
+check reference_unit_btf "$(sed -n 's/^#define TARGET_BTF "\(.*\)"$/\1/p' tests/unit/target.h)" "$TARGET_BTF"
+check reference_unit_cpus "$(sed -n 's/^#define TARGET_NR_CPUS \([0-9]*\)u$/\1/p' tests/unit/target.h)" \
+	"$(val target.nr_cpus)"
+
+# The log fixtures were recorded on the verdicts' kernel.
+meta=$(python3 scripts/disasm-fixture.py meta tests/fixtures/logs/disasm.txt.xz)
+check reference_fixture_kernel "$(echo "$meta" | sed -n 's/^kernel //p')" "$(val verdicts.release)"
+check reference_fixture_btf "$(echo "$meta" | sed -n 's/^btf //p')" "$(val verdicts.btf_sha256)"
+
+# The corpus is compiled against the target's BTF.
+need_corpus reference_corpus
+# (By digest: the cache is shared by checkouts, the path is the one that
+# built it.)
+btf=$(sed -n 's/^btf: .* (sha256 \([0-9a-f]*\))$/\1/p' build/corpus/BUILDINFO)
+check reference_corpus_btf "$btf" "$(sha256sum <tests/conformance/target-6.18/btf.xz | cut -c1-16)"
+
+# --describe prints the lines of the file for the running kernel.
+scripts/kernel-reference.sh --describe >"$TMP/d" 2>"$TMP/err"
+if grep -q "^verdicts.release: $(uname -r)$" "$TMP/d" && grep -q '^target.config_sha256: ' "$TMP/d" &&
+	[ "$(wc -l <"$TMP/d")" = 10 ]; then
+	pass reference_describe
+else
+	fail reference_describe "$(head -c 300 "$TMP/d") $(head -c 200 "$TMP/err")"
+fi
