@@ -41,6 +41,35 @@ struct bpfvet_program;
 struct bpfvet_map;
 
 /* ------------------------------------------------------------------ */
+/* Target kernels                                                      */
+/* ------------------------------------------------------------------ */
+
+/*
+ * A target kernel's BTF, read once and shared by the objects opened for
+ * it (bpfvet_open_opts.target): opening many objects for one kernel then
+ * parses its BTF (megabytes) once instead of once per object. Each object
+ * keeps a reference; bpfvet_target__close() drops the caller's, and the
+ * target goes when the last object that uses it is closed. Not
+ * thread-safe: share a target between the objects of one thread.
+ */
+struct bpfvet_target;
+
+struct bpfvet_target_opts {
+	size_t sz;
+	/* Raw BTF (/sys/kernel/btf/vmlinux) or an ELF file with .BTF, as
+	 * bpfvet_open_opts.btf_custom_path. Required. */
+	const char *btf_path;
+	/* Where to write a one-line reason when opening fails. */
+	char *errbuf;
+	size_t errbuf_sz;
+};
+#define bpfvet_target_opts__last_field errbuf_sz
+
+int bpfvet_target__open(const struct bpfvet_target_opts *opts,
+			struct bpfvet_target **targetp);
+void bpfvet_target__close(struct bpfvet_target *target);
+
+/* ------------------------------------------------------------------ */
 /* Opening ELF objects                                                 */
 /* ------------------------------------------------------------------ */
 
@@ -92,8 +121,12 @@ struct bpfvet_open_opts {
 	 * probe for the wrapper (bpfvet_kernel__has_syscall_wrapper). false:
 	 * 1, as on Linux 6.18 x86-64 with kprobes. */
 	bool no_syscall_wrapper;
+	/* The target's BTF, opened once for many objects
+	 * (bpfvet_target__open); takes the place of btf_custom_path, which
+	 * must then be NULL. The object keeps a reference. */
+	struct bpfvet_target *target;
 };
-#define bpfvet_open_opts__last_field no_syscall_wrapper
+#define bpfvet_open_opts__last_field target
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);

@@ -24,7 +24,7 @@
 
 /* Options structs may come from newer callers: bytes past the fields we
  * know must be zero (libbpf's rule). */
-static bool opts_valid(const void *opts, size_t known)
+bool opts_valid(const void *opts, size_t known)
 {
 	const char *p = opts;
 	size_t sz, i;
@@ -39,9 +39,6 @@ static bool opts_valid(const void *opts, size_t known)
 			return false;
 	return true;
 }
-
-#define OPTS_HAS(o, field) \
-	((o) && (o)->sz >= offsetof(__typeof__(*(o)), field) + sizeof((o)->field))
 
 void prog_free_contents(struct bpfvet_program *prog)
 {
@@ -82,8 +79,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 		maps_free_one(&obj->maps[i]);
 	free(obj->maps);
 	btf__free(obj->btf);
-	btf_index_free(obj->targ_index);
-	btf__free(obj->targ_btf);
+	target_put(obj->target);
 	free(obj->btf_data);
 	free(obj->btf_ext_data);
 	free(obj->name);
@@ -141,24 +137,30 @@ static void loader_free(struct loader *ld)
 	free(ld->legacy);
 	free(ld->st_slots);
 	free(ld->sec_kind);
-	btf__free(ld->targ_btf);
 	elf_file_close(&ld->elf);
 }
 
-static int load_target_btf(struct loader *ld, const char *path)
+/* The object's reference to its target: the caller's shared one, or one
+ * of its own read from btf_custom_path. The loader borrows its BTF for
+ * CO-RE. */
+static int take_target(struct loader *ld, const struct bpfvet_open_opts *opts)
 {
-	int err;
+	const char *path = OPTS_HAS(opts, btf_custom_path) ? opts->btf_custom_path : NULL;
+	struct bpfvet_target *shared = OPTS_HAS(opts, target) ? opts->target : NULL;
+	int err = 0;
 
-	if (!path)
-		return 0;
-	ld->targ_btf = btf__parse(path, NULL);
-	err = libbpf_get_error(ld->targ_btf);
-	if (err) {
-		ld->targ_btf = NULL;
-		return errbuf_set(ld->eb, err < 0 ? err : -EINVAL,
-				  "cannot read target BTF %s: %s", path, strerror(-err));
+	if (shared && path)
+		return errbuf_set(ld->eb, -EINVAL, "both a target and a target BTF path");
+	if (shared)
+		ld->obj->target = target_get(shared);
+	else if (path)
+		err = target_open(path, ld->eb, &ld->obj->target);
+	if (ld->obj->target) {
+		ld->targ_btf = ld->obj->target->btf;
+		ld->obj->targ_btf = ld->obj->target->btf;
+		ld->obj->targ_index = ld->obj->target->index;
 	}
-	return 0;
+	return err;
 }
 
 /* Number of CPUs listed in /sys/devices/system/cpu/possible ("0-3,8"),
@@ -266,17 +268,9 @@ static int open_copy(void *buf, size_t size, const char *name,
 		err = resolve_prog_type(&ld, OPTS_HAS(opts, prog_type) ?
 					opts->prog_type : NULL);
 	if (!err)
-		err = load_target_btf(&ld, OPTS_HAS(opts, btf_custom_path) ?
-				      opts->btf_custom_path : NULL);
+		err = take_target(&ld, opts);
 	if (!err)
 		err = load_steps(&ld, &op, buf, size);
-	if (!err) {
-		/* The verifier reads it too: the object keeps it. */
-		obj->targ_btf = ld.targ_btf;
-		ld.targ_btf = NULL;
-		if (obj->targ_btf)
-			obj->targ_index = btf_index_build(obj->targ_btf);
-	}
 	loader_free(&ld);
 	if (err) {
 		errbuf_default(eb, err);

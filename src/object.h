@@ -199,9 +199,11 @@ struct bpfvet_object {
 	char *license;
 	uint32_t kversion;
 	struct btf *btf;		/* NULL when the object has no .BTF */
-	/* The target kernel's BTF (bpfvet_open_opts.btf_custom_path), kept
-	 * for the verifier: attach targets and the types of BTF pointers.
-	 * NULL when none was given. */
+	/* The target kernel (bpfvet_open_opts.target, or one of its own
+	 * from btf_custom_path): a reference, NULL when none was given. */
+	struct bpfvet_target *target;
+	/* Its BTF, for the verifier: attach targets and the types of BTF
+	 * pointers. NULL without a target. */
 	struct btf *targ_btf;
 	/* Its name index (btf_index.c), NULL without target or memory. */
 	struct btf_index *targ_index;
@@ -245,5 +247,24 @@ static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *pr
 	*cnt = prog->raw_map_cnt;
 	return prog->raw_maps;
 }
+
+/* target.c: a target kernel's BTF, shared by reference count. */
+struct errbuf;
+struct bpfvet_target {
+	struct btf *btf;
+	struct btf_index *index;	/* NULL without memory for it */
+	int refs;
+};
+
+int target_open(const char *path, struct errbuf *eb, struct bpfvet_target **tp);
+struct bpfvet_target *target_get(struct bpfvet_target *t);
+void target_put(struct bpfvet_target *t);
+
+/* object.c: libbpf's rule for opts structs from newer callers, whose
+ * bytes past the fields we know must be zero; OPTS_HAS says whether the
+ * caller's struct reaches a field. */
+bool opts_valid(const void *opts, size_t known);
+#define OPTS_HAS(o, field) \
+	((o) && (o)->sz >= offsetof(__typeof__(*(o)), field) + sizeof((o)->field))
 
 #endif /* BPFVET_OBJECT_H */

@@ -41,6 +41,11 @@ struct open_args {
 	const char *kallsyms;
 	int no_syscall_wrapper;
 	int target_running;	/* --running-kernel */
+	/* The target BTF, opened once for all the objects of the run
+	 * (open_args_share_target), closed by open_args_free. */
+	struct bpfvet_target *target;
+	const char *target_path;
+	int target_err;
 };
 
 extern const char open_args_usage[];
@@ -52,6 +57,11 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
  * already reported. */
 int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
 		    size_t cfg_sz);
+/* Opens the target BTF that o names once, and shares it with every
+ * object opened with o (o->target instead of o->btf_custom_path). -1 when
+ * it cannot be read, reported the first time. */
+int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o);
+void open_args_free(struct open_args *a);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
  * its config and release, what libbpf would probe); cfg holds the config
  * path. */

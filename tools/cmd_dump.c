@@ -3,7 +3,7 @@
  * bpfvet dump OBJ.o... [-p GLOB] [-t TYPE]: the maps and programs of each
  * object as a libbpf-style load leaves them, and the disassembly of each
  * program in the verifier's log format. Several objects are dumped one
- * after the other, each from its "object:" line.
+ * after the other, each from a "file: PATH" line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -236,20 +236,26 @@ int cmd_dump(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	opts.prog_type = a.type;
-	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg))) {
+	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)) ||
+	    open_args_share_target(&a.open, &opts)) {
 		free(paths);
 		prog_filter_free(&a.filter);
+		open_args_free(&a.open);
 		return EXIT_USAGE;
 	}
-	/* An object that cannot be opened does not stop the others. */
+	/* An object that cannot be opened does not stop the others. With
+	 * several, each starts with its path. */
 	for (i = 0; i < n; i++) {
 		if (i)
 			printf("\n");
+		if (n > 1)
+			printf("file: %s\n", paths[i]);
 		rc = dump_path(paths[i], &opts, &a);
 		if (rc > worst)
 			worst = rc;
 	}
 	free(paths);
 	prog_filter_free(&a.filter);
+	open_args_free(&a.open);
 	return worst;
 }

@@ -290,7 +290,7 @@ static bool selected(const struct kargs *a, const struct bpfvet_program *p)
  * the plain object: its loader applies CO-RE and externs itself. NULL when
  * that open fails: bpfvet then verifies the plain object.
  */
-static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *path)
+static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 {
 	char errbuf[256] = "", cfg[300];
 	struct bpfvet_open_opts oo = {
@@ -303,6 +303,8 @@ static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *
 	if (a->kernel_only || open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
 		return NULL;
 	open_args_target_running(&oo, cfg, sizeof(cfg));
+	if (open_args_share_target(&a->open, &oo))
+		return NULL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (!err)
 		return obj;
@@ -311,7 +313,7 @@ static struct bpfvet_object *open_for_bpfvet(const struct kargs *a, const char *
 	return NULL;
 }
 
-static int run_object(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
+static int run_object(struct kargs *a, struct bpfvet_kernel *k, const char *path,
 		      struct rows *rows)
 {
 	char errbuf[256] = "";
@@ -410,6 +412,7 @@ int cmd_kernel(int argc, char **argv)
 	free_rows(&rows);
 	free(a.paths);
 	prog_filter_free(&a.filter);
+	open_args_free(&a.open);
 	bpfvet_kernel__free(k);
 	return err ? EXIT_USAGE : status;
 }

@@ -244,7 +244,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 	return err;
 }
 
-static int verify_object(const struct verify_args *a, const char *path, struct rows *rows)
+static int verify_object(struct verify_args *a, const char *path, struct rows *rows)
 {
 	char errbuf[256] = "", cfg[300];
 	struct bpfvet_open_opts oo = {
@@ -254,7 +254,8 @@ static int verify_object(const struct verify_args *a, const char *path, struct r
 	struct bpfvet_object *obj;
 	int err;
 
-	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
+	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)) ||
+	    open_args_share_target(&a->open, &oo))
 		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
@@ -435,5 +436,6 @@ int cmd_verify(int argc, char **argv)
 	free(rows.v);
 	free(a.paths);
 	prog_filter_free(&a.filter);
+	open_args_free(&a.open);
 	return err ? EXIT_USAGE : status;
 }

@@ -148,3 +148,35 @@ void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_
 	if (!access(cfg, R_OK))
 		o->kconfig_path = cfg;
 }
+
+int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
+{
+	char err[256] = "";
+	struct bpfvet_target_opts to = {
+		.sz = sizeof(to), .btf_path = o->btf_custom_path,
+		.errbuf = err, .errbuf_sz = sizeof(err),
+	};
+
+	if (!o->btf_custom_path)
+		return 0;
+	/* One path for the whole run in practice; another one replaces it. */
+	if (!a->target_path || strcmp(a->target_path, o->btf_custom_path)) {
+		bpfvet_target__close(a->target);
+		a->target = NULL;
+		a->target_path = o->btf_custom_path;
+		a->target_err = bpfvet_target__open(&to, &a->target);
+		if (a->target_err)
+			fprintf(stderr, "bpfvet: %s\n", err[0] ? err : strerror(-a->target_err));
+	}
+	if (a->target_err)
+		return -1;
+	o->target = a->target;
+	o->btf_custom_path = NULL;
+	return 0;
+}
+
+void open_args_free(struct open_args *a)
+{
+	bpfvet_target__close(a->target);
+	a->target = NULL;
+}

@@ -90,10 +90,11 @@ expect_line dump_unlinked_prog 'prog 2: name=uses_map section=xdp type=xdp attac
 expect_line dump_unlinked_clean 'prog 4: name=clean section=xdp type=xdp attach=xdp flags=0x0 insns=2 subprogs=1'
 expect_exit verify_unlinked 2 "$BPFVET" verify "$U"
 expect_err verify_unlinked_msg "bpfvet: $U: no BTF section for extern other_func"
-# Several objects: each from its "object:" line, in order; one that
-# cannot be opened is reported, the others are still shown.
+# Several objects: each from a "file:" line, in order; one that cannot be
+# opened is reported, the others are still shown.
 expect_exit dump_several 2 "$BPFVET" dump "$PROGS/kernel_data.o" "$TMP/none.o" "$PROGS/kernel_multi.o"
 if [ "$(grep '^object: ' "$TMP/out" | cut -d' ' -f2)" = "$(printf 'name=kernel_data\nname=kernel_multi')" ] &&
+	[ "$(grep -c '^file: ' "$TMP/out")" = 3 ] &&
 	grep -q "none.o: No such file or directory" "$TMP/err"; then
 	pass dump_several_objects
 else

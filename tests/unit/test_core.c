@@ -261,6 +261,60 @@ static void test_bad_target(struct test_ctx *t)
 	CHECK(t, strstr(err, "cannot read target BTF Makefile") == err);
 }
 
+/* A target opened once serves several objects: each relocates exactly as
+ * with its own btf_custom_path, and keeps the target after the caller
+ * and the other objects let go of it (ASan sees a use after free or a
+ * leak otherwise). */
+static void test_shared_target(struct test_ctx *t)
+{
+	char path[256], err[256] = "";
+	struct bpfvet_target_opts to = {
+		.sz = sizeof(to), .btf_path = target, .errbuf = err, .errbuf_sz = sizeof(err),
+	};
+	struct bpfvet_open_opts o = { .sz = sizeof(o), .lenient = true };
+	struct bpfvet_object *own = open_crafted(t, target, true), *a = NULL, *b = NULL;
+	const struct bpfvet_program *po, *pb;
+	struct bpfvet_target *tg = NULL;
+
+	CHECK_INT(t, bpfvet_target__open(&to, &tg), 0);
+	o.target = tg;
+	test_prog_path(path, sizeof(path), "core_crafted");
+	CHECK_INT(t, bpfvet_object__open(path, &o, &a), 0);
+	CHECK_INT(t, bpfvet_object__open(path, &o, &b), 0);
+	bpfvet_target__close(tg);
+	bpfvet_object__close(a);
+	po = own ? lu_prog(t, own, "moved") : NULL;
+	pb = b ? lu_prog(t, b, "moved") : NULL;
+	CHECK(t, po && pb && po->core_relo_cnt == pb->core_relo_cnt);
+	for (size_t r = 0; po && pb && r < po->core_relo_cnt; r++)
+		CHECK_INT(t, relo_value(pb, r), relo_value(po, r));
+	bpfvet_object__close(b);
+	bpfvet_object__close(own);
+
+	/* A target and a path together are refused; so is a target
+	 * without a path, and a path that is not BTF. */
+	CHECK_INT(t, bpfvet_target__open(&to, &tg), 0);
+	o.target = tg;
+	o.btf_custom_path = target;
+	o.errbuf = err;
+	o.errbuf_sz = sizeof(err);
+	a = (void *)1;
+	CHECK_INT(t, bpfvet_object__open(path, &o, &a), -EINVAL);
+	CHECK(t, a == NULL);
+	CHECK_STR(t, err, "both a target and a target BTF path");
+	bpfvet_target__close(tg);
+	to.btf_path = NULL;
+	tg = (void *)1;
+	CHECK_INT(t, bpfvet_target__open(&to, &tg), -EINVAL);
+	CHECK(t, tg == NULL);
+	CHECK_STR(t, err, "no target BTF path");
+	to.btf_path = "/nonexistent/vmlinux";
+	CHECK_INT(t, bpfvet_target__open(&to, &tg), -ENOENT);
+	CHECK_STR(t, err, "cannot read target BTF /nonexistent/vmlinux: No such file or directory");
+	CHECK_INT(t, bpfvet_target__open(NULL, &tg), -EINVAL);
+	bpfvet_target__close(NULL);
+}
+
 static void test_essential_names(struct test_ctx *t)
 {
 	CHECK_INT(t, core_essential_len("task_struct"), 11);
@@ -298,6 +352,7 @@ int main(void)
 	RUN(&t, test_ambiguity);
 	RUN(&t, test_no_target);
 	RUN(&t, test_bad_target);
+	RUN(&t, test_shared_target);
 	unlink(target);
 	rmdir(dir);
 	return test_finish(&t);
