@@ -29,7 +29,6 @@ EXCEPTIONS lists the known differences, none of them in printing:
 "PATH/PROG<TAB>INDEX<TAB>KERNEL<TAB>BPFVET<TAB>WHY". A listed line that no
 longer differs fails the check, so the list cannot go stale.
 """
-import concurrent.futures
 import os
 import sys
 
@@ -162,11 +161,8 @@ def check(fixture, exc_path):
     nprog = nline = ndiff = 0
     shown = 0
     equal = [0]
-    # Two at a time: the machines have two cores, and most of the time is
-    # starting bpfvet.
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        dumps = dict(zip(sorted(objs), pool.map(
-            lambda p: kl.dump_programs(os.path.join(kl.ROOT, p)), sorted(objs))))
+    full = {os.path.join(kl.ROOT, p): p for p in objs}
+    dumps = {full[k]: v for k, v in kl.dump_many(sorted(full)).items()}
     for path in sorted(objs):
         dumped = dumps[path]
         for prog, want in sorted(objs[path].items()):

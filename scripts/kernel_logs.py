@@ -157,17 +157,11 @@ def has_core_relos(obj):
     return False
 
 
-def dump_programs(obj, btf=True):
-    """bpfvet dump OBJ: {prog: {index: masked text}}. Only objects with
-    CO-RE relocations get the target's BTF: reading it takes time."""
-    cmd = [bpfvet(), 'dump']
-    if btf and has_core_relos(obj):
-        cmd += ['--btf', TARGET_BTF]
-    cmd.append(obj)
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+def parse_dump(text):
+    """{prog: {index: masked text}} of one object's `bpfvet dump`."""
     progs = {}
     cur = None
-    for line in out.decode('utf-8', 'replace').split('\n'):
+    for line in text.split('\n'):
         if not line:
             cur = None
             continue
@@ -179,6 +173,35 @@ def dump_programs(obj, btf=True):
             if t:
                 cur[t[0]] = t[1]
     return progs
+
+
+def dump_programs(obj, btf=True):
+    """bpfvet dump OBJ: {prog: {index: masked text}}."""
+    return dump_many([obj], btf)[obj]
+
+
+def dump_many(objs, btf=True):
+    """bpfvet dump of several objects: {obj: {prog: {index: masked text}}}.
+    Two processes: the objects with CO-RE relocations, dumped for the
+    target's BTF (read once), and the others, which need none."""
+    out = {o: {} for o in objs}
+    core = [o for o in objs if btf and has_core_relos(o)]
+    plain = [o for o in objs if o not in core]
+    for group, extra in ((core, ['--btf', TARGET_BTF]), (plain, [])):
+        if not group:
+            continue
+        text = subprocess.run([bpfvet(), 'dump'] + extra + group, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL).stdout.decode('utf-8', 'replace')
+        if len(group) == 1:
+            out[group[0]] = parse_dump(text)
+            continue
+        # "file: PATH" starts each object of a multi-object dump.
+        for chunk in text.split('\nfile: ')[0:]:
+            path, _, body = chunk.partition('\n')
+            path = path[len('file: '):] if path.startswith('file: ') else path
+            if path in out:
+                out[path] = parse_dump(body)
+    return out
 
 
 def write_xz(path, text):

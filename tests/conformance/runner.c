@@ -47,6 +47,7 @@ struct options {
 	const char *record_path;
 	const char *markdown_path;
 	const char *btf_path;	/* bpfvet's CO-RE target, --btf */
+	struct bpfvet_target *target;	/* read once from btf_path */
 	const char *glob;
 	bool quiet;
 	bool verbose;
@@ -240,7 +241,7 @@ static int obj_open(const struct options *o, const char *path, struct obj_ctx *o
 	 * target by default, never silently the running kernel's. */
 	struct bpfvet_open_opts oo = {
 		.sz = sizeof(oo), .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
-		.btf_custom_path = o->btf_path,
+		.target = o->target,
 	};
 	const char *slash = strrchr(path, '/');
 	int err;
@@ -1123,6 +1124,23 @@ static int finish(struct runner *rn)
 	return err;
 }
 
+/* The target BTF, read once for all the objects. */
+static int open_target(struct options *o)
+{
+	char err[256] = "";
+	struct bpfvet_target_opts to = {
+		.sz = sizeof(to), .btf_path = o->btf_path, .errbuf = err, .errbuf_sz = sizeof(err),
+	};
+	int rc;
+
+	if (!o->btf_path)
+		return 0;
+	rc = bpfvet_target__open(&to, &o->target);
+	if (rc)
+		fprintf(stderr, "conformance-runner: %s\n", err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct runner rn = { .unpriv_disabled = -1 };
@@ -1139,6 +1157,8 @@ int main(int argc, char **argv)
 		return err < 0 ? 2 : 0;
 	}
 	err = setup_reference(&rn);
+	if (!err)
+		err = open_target(&rn.opt);
 	if (!err)
 		err = collect_inputs(&rn.opt, &paths);
 	t0 = now_ns();
@@ -1159,5 +1179,6 @@ int main(int argc, char **argv)
 	free(rn.reference);
 	free(rn.reference_note);
 	free(rn.opt.inputs);
+	bpfvet_target__close(rn.opt.target);
 	return err ? 2 : 0;
 }
