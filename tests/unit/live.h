@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct drift {
 	const char *binary;
@@ -59,5 +60,30 @@ bool live_bpf_usable(char *why, size_t sz);
 /* Does the kernel run Linux 6.18, the release the records come from? The
  * running release (uname -r) goes to `release`. */
 bool live_is_6_18(char *release, size_t sz);
+
+/*
+ * Preconditions of the cases that load into the kernel: each asks the
+ * kernel directly (bpf(), its BTF, kallsyms), never bpfvet.
+ */
+/* 0 when the kernel creates a map of this shape, else -errno. With
+ * inner_type, the map holds maps: an inner map of that type (key 4,
+ * value 4, 1 entry) is made first. */
+int live_map_errno(uint32_t type, uint32_t key, uint32_t value, uint32_t max,
+		   uint32_t flags, uint64_t extra, uint32_t inner_type);
+/* 0 when the kernel accepts "r0 = 0; exit" as a socket filter with these
+ * prog_flags, else -errno. */
+int live_prog_flags_errno(uint32_t flags);
+/* Loads a socket filter (instructions in struct bpf_insn's layout) with
+ * bpf() at `log_level`: does the kernel's log contain `want`? Its last
+ * non-empty line before the statistics goes to `said`. */
+bool live_prog_says(const void *insns, size_t cnt, uint32_t log_level,
+		    const char *want, char *said, size_t sz);
+/* Has the running kernel's BTF a type `name` of kind `kind` ("func",
+ * "struct" or "typedef")? */
+bool live_btf_has(const char *name, const char *kind);
+/* Is `name` a symbol of /proc/kallsyms (with its address readable)? */
+bool live_kallsyms_has(const char *name);
+/* Frees what the preconditions cached (the kernel's BTF). */
+void live_free(void);
 
 #endif
