@@ -1182,6 +1182,11 @@ int main(int argc, char **argv)
 		return 2;
 	if (!live && !update_dir)
 		return run_recorded();
+	if (live && !live_is_6_18(why, sizeof(why))) {
+		test_skip_named("test_helpers_kernel", "the running kernel is %s, the "
+				"record is of Linux 6.18", why);
+		return 0;
+	}
 	if (!live_bpf_usable(why, sizeof(why))) {
 		test_skip_named("test_helpers_kernel", "%s", why);
 		return 0;
