@@ -14,6 +14,7 @@
 #include "helpers_internal.h"
 
 #define HFX_IDS 213	/* helper ids probed: 0..212 (212 is invalid) */
+#define HFX_DIR "tests/fixtures/helpers"	/* the record */
 
 /* One program configuration the kernel was asked about. */
 struct hfx_config {

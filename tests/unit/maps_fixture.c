@@ -90,15 +90,17 @@ const struct mapsfix_row *mapsfix_find(const struct mapsfix_row *rows, size_t n,
 	return NULL;
 }
 
-int mapsfix_write(const char *path, const struct mapsfix_row *rows, size_t n)
+int mapsfix_write(const char *path, const struct mapsfix_row *rows, size_t n,
+		  const char *release)
 {
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return -errno;
-	fprintf(f, "# What Linux 6.18 says about the programs of tests/progs/maps_*.c, loaded\n"
+	fprintf(f, "# What Linux %s says about the programs of tests/progs/maps_*.c, loaded\n"
 		   "# one at a time with libbpf (written by test_maps_kernel, MAPS_FIXTURE_WRITE=1).\n"
-		   "# object\tprogram\tverdict\tinsns\ttotal_states\tpeak_states\tlast message\n");
+		   "# object\tprogram\tverdict\tinsns\ttotal_states\tpeak_states\tlast message\n",
+		release);
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%s\t%s\t%s\t%llu\t%llu\t%llu\t%s\n", rows[i].object, rows[i].program,
 			rows[i].success ? "success" : "failure",

@@ -37,6 +37,8 @@ struct mapsfix_row {
 int mapsfix_read(const char *path, struct mapsfix_row **rows);
 const struct mapsfix_row *mapsfix_find(const struct mapsfix_row *rows, size_t n,
 				       const char *object, const char *program);
-int mapsfix_write(const char *path, const struct mapsfix_row *rows, size_t n);
+/* `release`: the kernel's (uname -r), for the header. */
+int mapsfix_write(const char *path, const struct mapsfix_row *rows, size_t n,
+		  const char *release);
 
 #endif

@@ -2,11 +2,12 @@
 /* The target BTF's name index answers as btf__find_by_name_kind(). */
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <string.h>
 
 #include <bpf/btf.h>
 
 #include "btf_index.h"
+#include "target.h"
 #include "test.h"
 
 /* Same answer as libbpf, index or not. */
@@ -56,23 +57,19 @@ static void test_crafted(struct test_ctx *t)
 	btf__free(btf);
 }
 
-/* A sample of the running kernel's types, and names it does not have. */
-static void test_vmlinux(struct test_ctx *t)
+/* A sample of the recorded target's types (a whole kernel's BTF), and
+ * names it does not have. */
+static void test_target(struct test_ctx *t)
 {
-	const char *path = "/sys/kernel/btf/vmlinux";
 	struct btf_index *ix;
 	struct btf *btf;
 	uint32_t n, checked = 0;
 
-	if (access(path, R_OK)) {
-		printf("SKIP btf_index_vmlinux: no %s\n", path);
+	btf = btf__parse(TARGET_BTF, NULL);
+	CHECK_MSG(t, btf != NULL, "%s: %s (make target unpacks it)", TARGET_BTF,
+		  strerror(errno));
+	if (!btf)
 		return;
-	}
-	btf = btf__parse(path, NULL);
-	if (!btf) {
-		CHECK(t, btf != NULL);
-		return;
-	}
 	ix = btf_index_build(btf);
 	CHECK(t, ix != NULL);
 	n = btf__type_cnt(btf);
@@ -98,6 +95,6 @@ int main(void)
 	struct test_ctx t = { 0 };
 
 	test_run(&t, "btf_index_crafted", test_crafted);
-	test_run(&t, "btf_index_vmlinux", test_vmlinux);
+	test_run(&t, "btf_index_target", test_target);
 	return test_finish(&t);
 }

@@ -1,27 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Differential test of the ctx access rules against the running kernel.
- * For every program variant of ctx_fixture.c, every probed offset and every
- * lane (ldx 1/2/4/8, ldsx 1/2/4, stx and st 1/2/4/8) a three-instruction
- * program is loaded at log level 2:
+ * The ctx access rules against Linux 6.18's verdicts. For every program
+ * variant of ctx_fixture.c, every probed offset and every lane (ldx
+ * 1/2/4/8, ldsx 1/2/4, stx and st 1/2/4/8) the kernel was given, at log
+ * level 2, a three-instruction program:
  *     r2 = *(size *)(r1 + off)        (or a store through r1)
  *     r0 = 1                          (allowed by every return range)
  *     exit
- * The kernel's verdict (and for loads the type it gives R2) must equal
- * ctx_access_check()'s, and the checked-in fixture must still describe the
- * kernel. CTX_FIXTURE_WRITE=1 rewrites the fixtures instead of comparing
- * with them. Needs root on Linux 6.18; skips otherwise.
+ * and its verdict (for loads, with the type it gave R2) is recorded in
+ * tests/fixtures/ctx/VARIANT.txt.
+ *
+ * Normal run: ctx_access_check()'s verdict must equal the recorded one in
+ * every cell of every variant (no kernel needed; test_ctx.c holds the
+ * same record to the rules in one case, plus what a record cannot show).
+ * --live: probes the running kernel again and prints a DRIFT line for
+ * every cell (or variant status) that differs from the record.
+ * CTX_FIXTURE_WRITE=1: rewrites the records from the running kernel,
+ * comparing the rules with it as it goes. Both need root on Linux 6.18.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "ctx_fixture.h"
 #include "ctx_rules.h"
+#include "live.h"
 #include "test.h"
 
 #define LOG_SIZE (64u * 1024)
@@ -30,7 +36,6 @@
 struct kenv {
 	char *log;
 	char release[65];
-	bool write_fixtures;
 	const struct ctxfix_variant *v;	/* the variant under test */
 };
 
@@ -180,8 +185,10 @@ static void probe_all(struct ctxfix_grid *g)
 				probe(g, &ctxfix_lanes[li], ctxfix_off_at(g->v, i));
 }
 
-/* Kernel verdicts against ctx_access_check(). */
-static void compare_rules(struct test_ctx *t, const struct ctxfix_grid *g)
+/* The kernel's verdicts (`whose`: recorded or live) against
+ * ctx_access_check()'s. */
+static void compare_rules(struct test_ctx *t, const struct ctxfix_grid *g,
+			  const char *whose)
 {
 	int reports = 0;
 
@@ -198,43 +205,68 @@ static void compare_rules(struct test_ctx *t, const struct ctxfix_grid *g)
 			if (k == p)
 				continue;
 			if (reports++ < MAX_REPORTS)
-				printf("  %s %s off=%d: kernel '%c'%s%s, rules '%c'\n",
-				       g->v->name, lane->name, off, k,
+				printf("  %s %s off=%d: %s '%c'%s%s, rules '%c'\n",
+				       g->v->name, lane->name, off, whose, k,
 				       k >= '0' && k <= '9' ? " " : "",
 				       k >= '0' && k <= '9' ? g->msgs[k - '0'] : "",
 				       p);
 		}
 	}
-	CHECK_MSG(t, reports == 0, "%d verdicts differ from the rules", reports);
+	CHECK_MSG(t, reports == 0, "%s: %d verdicts differ from the rules",
+		  g->v->name, reports);
 }
 
-/* Kernel verdicts against the checked-in fixture. */
-static void compare_fixture(struct test_ctx *t, const struct ctxfix_grid *g,
-			    const char *path)
+/* Every cell of a verified variant holds a verdict: '?' would be a cell
+ * the record misses, 'x' a refusal inside a variant that verifies. */
+static void check_cells(struct test_ctx *t, const struct ctxfix_grid *g)
 {
-	struct ctxfix_grid f;
-	char err[256];
-	size_t n = (size_t)g->noffs * CTXFIX_NLANES;
+	for (int i = 0; !g->refused && i < g->noffs * CTXFIX_NLANES; i++)
+		CHECK_MSG(t, g->cells[i] != '?' && g->cells[i] != 'x',
+			  "%s: unexpected verdict '%c' at cell %d", g->v->name,
+			  g->cells[i], i);
+}
 
-	if (ctxfix_grid_init(&f, g->v)) {
-		CHECK_MSG(t, 0, "out of memory");
+static void fixture_path(const struct ctxfix_variant *v, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s/%s.txt", CTXFIX_DIR, v->name);
+}
+
+/* Reads the record of a variant; 0 or a negative errno (reason in err). */
+static int read_record(const struct ctxfix_variant *v, struct ctxfix_grid *g,
+		       char *err, size_t errsz)
+{
+	char path[256];
+	int rc;
+
+	if (ctxfix_grid_init(g, v)) {
+		snprintf(err, errsz, "out of memory");
+		return -ENOMEM;
+	}
+	fixture_path(v, path, sizeof(path));
+	rc = ctxfix_read(path, g, err, errsz);
+	if (rc)
+		ctxfix_grid_free(g);
+	return rc;
+}
+
+/* Normal run: the rules against the record of one variant. */
+static void check_recorded(struct test_ctx *t)
+{
+	struct ctxfix_grid g;
+	char err[256];
+
+	if (read_record(g_env.v, &g, err, sizeof(err))) {
+		CHECK_MSG(t, 0, "%s", err);
 		return;
 	}
-	if (ctxfix_read(path, &f, err, sizeof(err))) {
-		CHECK_MSG(t, 0, "%s", err);
-	} else {
-		CHECK_MSG(t, f.refused == g->refused, "%s: refused %d, kernel %d",
-			  path, f.refused, g->refused);
-		CHECK_MSG(t, g->refused || !memcmp(f.cells, g->cells, n),
-			  "%s no longer matches the kernel", path);
-		CHECK_INT(t, f.nmsgs, g->nmsgs);
-		for (int i = 0; i < f.nmsgs && i < g->nmsgs; i++)
-			CHECK_STR(t, f.msgs[i], g->msgs[i]);
-	}
-	ctxfix_grid_free(&f);
+	check_cells(t, &g);
+	compare_rules(t, &g, "recorded");
+	ctxfix_grid_free(&g);
 }
 
-static void run_variant(struct test_ctx *t)
+/* CTX_FIXTURE_WRITE=1: the rules against the kernel, whose verdicts are
+ * written as the new record. */
+static void check_and_record(struct test_ctx *t)
 {
 	struct ctxfix_grid g;
 	char path[256];
@@ -247,49 +279,133 @@ static void run_variant(struct test_ctx *t)
 	if (g.refused)
 		printf("  %s: refused before verification (errno %d)\n",
 		       g.v->name, g.refused_errno);
-	for (int i = 0; !g.refused && i < g.noffs * CTXFIX_NLANES; i++)
-		CHECK_MSG(t, g.cells[i] != '?' && g.cells[i] != 'x',
-			  "unexpected verdict '%c' at cell %d", g.cells[i], i);
-	compare_rules(t, &g);
-	snprintf(path, sizeof(path), "%s/%s.txt", CTXFIX_DIR, g.v->name);
-	if (g_env.write_fixtures)
-		CHECK_INT(t, ctxfix_write(path, &g, g_env.release), 0);
-	else
-		compare_fixture(t, &g, path);
+	check_cells(t, &g);
+	compare_rules(t, &g, "kernel");
+	fixture_path(g.v, path, sizeof(path));
+	CHECK_INT(t, ctxfix_write(path, &g, g_env.release), 0);
 	ctxfix_grid_free(&g);
 }
 
-static bool kernel_usable(char *why, size_t sz)
+/* A verdict as a reader of the record would name it. */
+static void describe(const struct ctxfix_grid *g, char c, char *buf, size_t sz)
 {
-	struct utsname u;
-	struct bpf_insn insns[2] = { { 0 } };
-	int fd;
-
-	if (uname(&u) || strncmp(u.release, "6.18", 4) != 0 ||
-	    (u.release[4] != '.' && u.release[4] != '-' && u.release[4])) {
-		snprintf(why, sz, "kernel is not Linux 6.18");
-		return false;
+	if (c >= '0' && c <= '9' && c - '0' < g->nmsgs) {
+		snprintf(buf, sz, "\"%s\"", g->msgs[c - '0']);
+		return;
 	}
-	snprintf(g_env.release, sizeof(g_env.release), "%s", u.release);
-	insns[0].code = BPF_ALU64 | BPF_MOV | BPF_K;
-	insns[1].code = BPF_JMP | BPF_EXIT;
-	fd = bpf_prog_load(BPF_PROG_TYPE_SCHED_CLS, NULL, "GPL", insns, 2, NULL);
-	if (fd < 0) {
-		snprintf(why, sz, "cannot load privileged BPF programs: %s",
-			 strerror(errno));
-		return false;
+	switch (c) {
+	case '.':
+		snprintf(buf, sz, "'.' (invalid bpf_context access)");
+		return;
+	case 'w':
+		snprintf(buf, sz, "'w' (store accepted)");
+		return;
+	case 'x':
+		snprintf(buf, sz, "'x' (refused before verification)");
+		return;
 	}
-	close(fd);
-	return true;
+	for (size_t i = 0; i < ctxfix_ntypes; i++) {
+		if (ctxfix_types[i].letter == c) {
+			snprintf(buf, sz, "'%c' (load gives %s)", c,
+				 ctxfix_types[i].log_name);
+			return;
+		}
+	}
+	snprintf(buf, sz, "'%c'", c);
 }
 
-int main(void)
+/* --live: one variant's live verdicts against its record. */
+static void drift_variant(struct drift *d, const struct ctxfix_grid *rec,
+			  const struct ctxfix_grid *live)
+{
+	char item[160], r[200], l[200];
+
+	snprintf(item, sizeof(item), "ctx/%s", rec->v->name);
+	if (rec->refused || live->refused) {
+		snprintf(r, sizeof(r), rec->refused ? "refused errno=%d" : "verified",
+			 rec->refused_errno);
+		snprintf(l, sizeof(l), live->refused ? "refused errno=%d" : "verified",
+			 live->refused_errno);
+		if (strcmp(r, l))
+			drift_field(d, item, "status", r, l);
+		drift_item_end(d);
+		return;
+	}
+	for (int li = 0; li < CTXFIX_NLANES; li++) {
+		for (int i = 0; i < rec->noffs; i++) {
+			int c = li * rec->noffs + i;
+
+			describe(rec, rec->cells[c], r, sizeof(r));
+			describe(live, live->cells[c], l, sizeof(l));
+			if (strcmp(r, l)) {
+				snprintf(item, sizeof(item), "ctx/%s %s off=%d",
+					 rec->v->name, ctxfix_lanes[li].name,
+					 ctxfix_off_at(rec->v, i));
+				drift_field(d, item, "verdict", r, l);
+			}
+			drift_item_end(d);
+		}
+	}
+}
+
+static int run_live(void)
+{
+	struct drift d;
+	char err[256];
+
+	drift_init(&d, "test_ctx_kernel");
+	for (size_t i = 0; i < ctxfix_nvariants; i++) {
+		struct ctxfix_grid rec, live;
+
+		if (read_record(&ctxfix_variants[i], &rec, err, sizeof(err))) {
+			printf("FAIL test_ctx_kernel: --live: %s\n", err);
+			return 1;
+		}
+		if (ctxfix_grid_init(&live, &ctxfix_variants[i])) {
+			ctxfix_grid_free(&rec);
+			printf("FAIL test_ctx_kernel: --live: out of memory\n");
+			return 1;
+		}
+		probe_all(&live);
+		drift_variant(&d, &rec, &live);
+		ctxfix_grid_free(&live);
+		ctxfix_grid_free(&rec);
+	}
+	drift_summary(&d);
+	return 0;
+}
+
+static void run_variants(struct test_ctx *t, void (*fn)(struct test_ctx *t))
+{
+	char name[96];
+
+	for (size_t i = 0; i < ctxfix_nvariants; i++) {
+		g_env.v = &ctxfix_variants[i];
+		snprintf(name, sizeof(name), "ctx_kernel_%s", g_env.v->name);
+		test_run(t, name, fn);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	struct test_ctx t = { 0 };
-	char why[128], name[96];
+	bool write = getenv("CTX_FIXTURE_WRITE") != NULL, live;
+	char why[256];
+	int rc;
 
-	if (!kernel_usable(why, sizeof(why))) {
-		printf("SKIP test_ctx_kernel: %s\n", why);
+	if (live_parse_args(argc, argv, NULL, &live))
+		return 2;
+	if (!live && !write) {
+		run_variants(&t, check_recorded);
+		return test_finish(&t);
+	}
+	if (!live_is_6_18(g_env.release, sizeof(g_env.release))) {
+		test_skip_named("test_ctx_kernel", "the running kernel is %s, "
+				"the record is of Linux 6.18", g_env.release);
+		return 0;
+	}
+	if (!live_bpf_usable(why, sizeof(why))) {
+		test_skip_named("test_ctx_kernel", "%s", why);
 		return 0;
 	}
 	g_env.log = malloc(LOG_SIZE);
@@ -297,12 +413,12 @@ int main(void)
 		printf("FAIL test_ctx_kernel: out of memory\n");
 		return 1;
 	}
-	g_env.write_fixtures = getenv("CTX_FIXTURE_WRITE") != NULL;
-	for (size_t i = 0; i < ctxfix_nvariants; i++) {
-		g_env.v = &ctxfix_variants[i];
-		snprintf(name, sizeof(name), "ctx_kernel_%s", g_env.v->name);
-		test_run(&t, name, run_variant);
+	if (live) {
+		rc = run_live();
+	} else {
+		run_variants(&t, check_and_record);
+		rc = test_finish(&t);
 	}
 	free(g_env.log);
-	return test_finish(&t);
+	return rc;
 }

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The helper tables against the running kernel (root, Linux 6.18).
+ * The helper tables against Linux 6.18's answers, recorded in
+ * tests/fixtures/helpers.
  *
- * For every configuration (program type, expected attach type, flags,
- * capabilities) and every helper id 0..212 we load
+ * How they were asked: for every configuration (program type, expected
+ * attach type, flags, capabilities) and every helper id 0..212 the kernel
+ * got
  *     r1 = 0 .. r5 = 0; call <id>; r0 = *(u64 *)(r10 + 8); exit
- * and classify the verifier log: "program of this type cannot use helper"
- * or "invalid func" means unavailable, anything else available. The load
- * always fails after the call (the stack read is out of bounds), so the
- * log always holds the instruction trace with the kernel's name of the
- * helper ("call bpf_map_lookup_elem#1"). With license "Proprietary" the
- * same program tells the GPL-only helpers apart.
+ * and its verifier log was classified: "program of this type cannot use
+ * helper" or "invalid func" means unavailable, anything else available.
+ * The load always fails after the call (the stack read is out of bounds),
+ * so the log always holds the instruction trace with the kernel's name of
+ * the helper ("call bpf_map_lookup_elem#1"). With license "Proprietary"
+ * the same program tells the GPL-only helpers apart.
  *
  * Argument types: for each prototype variant, in one configuration that
  * gets it, argument n is probed with the values of enum hfx_probe while
@@ -18,10 +20,15 @@
  * build_arg). The first log line after the call instruction is what the
  * kernel thinks of R<n+1>.
  *
- * Run as part of `make check` this compares live and skips (PASS ...
- * skipped) when BPF cannot be loaded. With `--update DIR` it also writes
- * the fixtures that tests/unit/test_helpers.c checks without a kernel
- * (`make helper-fixtures`).
+ * Normal run: the tables against the record (names, availability,
+ * gpl_only, argument messages), and the record against this file's
+ * configurations: every one is recorded, nothing else is. No kernel is
+ * needed; test_helpers.c holds the tables to the same record, plus the
+ * per-id facts a record cannot show.
+ * --live: asks the running kernel again and prints a DRIFT line for
+ * every recorded answer it now gives differently (see live.h).
+ * --update DIR: asks the running kernel, compares the tables with its
+ * answers and writes them to DIR (make helper-fixtures).
  */
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -35,6 +42,7 @@
 
 #include "helper_fixture.h"
 #include "helper_protos.h"
+#include "live.h"
 #include "test.h"
 
 #define LOG_SZ (1 << 16)
@@ -135,6 +143,19 @@ struct kres {
 	bool gpl_tested;	/* non-GPL programs of this kind load at all */
 };
 
+/*
+ * One args.txt line: what the kernel said about argument `argno` of a
+ * prototype variant, probed in configuration `config`, for each probe
+ * value (abbreviated by hfx_abbrev, as the file keeps it).
+ */
+struct argrec {
+	char variant[64];
+	char config[64];
+	int argno;		/* 1-based, as R<argno> */
+	char said[HFX_PROBES][160];
+};
+
+/* The kernel's answers, asked live or read from the record. */
 struct kctx {
 	struct btf *vmlinux;
 	int array_fd;		/* ARRAY, key 4, value 8 */
@@ -143,8 +164,9 @@ struct kctx {
 	struct kres res[2 * N_KCFG];
 	size_t nres;
 	char *log;
-	FILE *args_out;		/* fixture being written, or NULL */
-	int arg_checked, arg_failed;
+	struct argrec *args;
+	size_t nargs, args_cap;
+	const char *whose;	/* "recorded" or "kernel", for messages */
 };
 
 static struct bpf_insn mov_imm(int dst, int32_t imm)
@@ -226,15 +248,6 @@ static void note_name(struct kctx *k, int id, const char *log)
 		p--;
 	snprintf(k->names[id], sizeof(k->names[id]), "%.*s", (int)(e - p), p);
 }
-
-/* Every disagreement goes to the output; the harness keeps the first. */
-#define MISMATCH(t, ...)                                                   \
-	do {                                                               \
-		printf("# mismatch: ");                                    \
-		printf(__VA_ARGS__);                                       \
-		printf("\n");                                              \
-		CHECK_MSG(t, false, __VA_ARGS__);                          \
-	} while (0)
 
 static bool unavailable(const char *log)
 {
@@ -423,37 +436,44 @@ static bool args_hidden(const char *log)
 	       strstr(log, "is not allowed in probe");
 }
 
-/* Probe argument `a` four ways; one args.txt line. */
-static void probe_arg(struct test_ctx *t, struct kctx *k,
-		      const struct lcfg *l, const struct helper_proto *hp,
-		      int a)
+static struct argrec *new_argrec(struct kctx *k)
 {
-	char got[256], want[256];
+	if (k->nargs == k->args_cap) {
+		size_t cap = k->args_cap ? 2 * k->args_cap : 256;
+		struct argrec *grown = realloc(k->args, cap * sizeof(*grown));
 
-	if (k->args_out)
-		fprintf(k->args_out, "%s %s %d:", hp->variant, l->c.name,
-			a + 1);
+		if (!grown)
+			return NULL;
+		k->args = grown;
+		k->args_cap = cap;
+	}
+	memset(&k->args[k->nargs], 0, sizeof(k->args[0]));
+	return &k->args[k->nargs++];
+}
+
+/* Probe argument `a` four ways: one args.txt line. */
+static int probe_arg(struct kctx *k, const struct lcfg *l,
+		     const struct helper_proto *hp, int a)
+{
+	struct argrec *ar = new_argrec(k);
+	char got[256];
+
+	if (!ar)
+		return -ENOMEM;
+	snprintf(ar->variant, sizeof(ar->variant), "%s", hp->variant);
+	snprintf(ar->config, sizeof(ar->config), "%s", l->c.name);
+	ar->argno = a + 1;
 	for (int pr = 0; pr < HFX_PROBES; pr++) {
 		run_probe(k, l, hp, a, pr);
 		verdict(k->log, a, got, sizeof(got));
-		hfx_predict(hp, a, pr, want, sizeof(want));
-		if (k->args_out)
-			fprintf(k->args_out, "%s%s", pr ? " | " : " ",
-				hfx_abbrev(got));
-		k->arg_checked++;
-		if (strcmp(got, want)) {
-			k->arg_failed++;
-			MISMATCH(t, "%s in %s, R%d = %s: kernel \"%s\", "
-				 "table \"%s\"", hp->variant, l->c.name,
-				 a + 1, hfx_probe_names[pr], got, want);
-		}
+		snprintf(ar->said[pr], sizeof(ar->said[pr]), "%s",
+			 hfx_abbrev(got));
 	}
-	if (k->args_out)
-		fprintf(k->args_out, "\n");
+	return 0;
 }
 
 /* Probe every argument of every variant, each in one configuration. */
-static void probe_args(struct test_ctx *t, struct kctx *k)
+static int probe_args(struct kctx *k)
 {
 	bool done[HP__COUNT] = { false };
 
@@ -480,17 +500,28 @@ static void probe_args(struct test_ctx *t, struct kctx *k)
 			for (int a = 0; a < 5; a++) {
 				if (hp->arg_type[a] == ARG_DONTCARE)
 					break;
-				probe_arg(t, k, &r->l, hp, a);
+				if (probe_arg(k, &r->l, hp, a))
+					return -ENOMEM;
 				if (!hfx_arg_constructible(hp, a))
 					break;
 			}
 		}
 	}
+	return 0;
 }
 
-/* --- comparisons -------------------------------------------------------- */
+/* --- comparisons with the tables ---------------------------------------- */
 
-static void compare_avail(struct test_ctx *t, struct kctx *k)
+/* Every disagreement goes to the output; the harness keeps the first. */
+#define MISMATCH(t, ...)                                                   \
+	do {                                                               \
+		printf("# mismatch: ");                                    \
+		printf(__VA_ARGS__);                                       \
+		printf("\n");                                              \
+		CHECK_MSG(t, false, __VA_ARGS__);                          \
+	} while (0)
+
+static void compare_avail(struct test_ctx *t, const struct kctx *k)
 {
 	int agree = 0, total = 0;
 
@@ -509,18 +540,20 @@ static void compare_avail(struct test_ctx *t, struct kctx *k)
 				agree++;
 				continue;
 			}
-			MISMATCH(t, "%s (%s) helper %d: kernel %s, "
-				  "table %s", r->l.c.name,
-				  r->l.c.perfmon ? "full" : "noperfmon", id,
-				  r->avail[id] ? "available" : "unavailable",
-				  ours ? "available" : "unavailable");
+			MISMATCH(t, "%s (%s) helper %d: %s %s, table %s",
+				 r->l.c.name,
+				 r->l.c.perfmon ? "full" : "noperfmon", id,
+				 k->whose,
+				 r->avail[id] ? "available" : "unavailable",
+				 ours ? "available" : "unavailable");
 		}
 	}
 	printf("# availability: %d/%d (config, helper) pairs agree\n",
 	       agree, total);
+	CHECK(t, total > 20000);
 }
 
-static void compare_gpl(struct test_ctx *t, struct kctx *k)
+static void compare_gpl(struct test_ctx *t, const struct kctx *k)
 {
 	int agree = 0, total = 0;
 
@@ -541,22 +574,68 @@ static void compare_gpl(struct test_ctx *t, struct kctx *k)
 				agree++;
 				continue;
 			}
-			MISMATCH(t, "%s %s: kernel gpl_only=%d",
-				  r->l.c.name, hp->variant, r->gpl[id]);
+			MISMATCH(t, "%s %s: %s gpl_only=%d", r->l.c.name,
+				 hp->variant, k->whose, r->gpl[id]);
 		}
 	}
 	printf("# gpl_only: %d/%d available (config, helper) pairs agree\n",
 	       agree, total);
+	CHECK(t, total > 1000);
 }
 
-static void compare_names(struct test_ctx *t, struct kctx *k)
+static void compare_names(struct test_ctx *t, const struct kctx *k)
 {
 	for (int id = 0; id < HELPER_ID_MAX; id++)
 		CHECK_STR(t, helper_name(id), k->names[id]);
 	CHECK_STR(t, k->names[HELPER_ID_MAX], "unknown");
 }
 
-/* --- fixtures ----------------------------------------------------------- */
+static const struct helper_proto *find_variant(const char *v)
+{
+	for (size_t i = 0; i < HP__COUNT; i++)
+		if (!strcmp(helper_protos[i].variant, v))
+			return &helper_protos[i];
+	return NULL;
+}
+
+static void compare_args(struct test_ctx *t, const struct kctx *k)
+{
+	char want[256];
+	int agree = 0, total = 0;
+
+	for (size_t i = 0; i < k->nargs; i++) {
+		const struct argrec *ar = &k->args[i];
+		const struct helper_proto *hp = find_variant(ar->variant);
+
+		CHECK_MSG(t, hp != NULL, "args: unknown variant %s", ar->variant);
+		if (!hp || ar->argno < 1 || ar->argno > 5)
+			continue;
+		for (int pr = 0; pr < HFX_PROBES; pr++) {
+			hfx_predict(hp, ar->argno - 1, pr, want, sizeof(want));
+			total++;
+			if (!strcmp(hfx_abbrev(want), ar->said[pr])) {
+				agree++;
+				continue;
+			}
+			MISMATCH(t, "%s in %s, R%d = %s: %s \"%s\", table \"%s\"",
+				 ar->variant, ar->config, ar->argno,
+				 hfx_probe_names[pr], k->whose, ar->said[pr],
+				 hfx_abbrev(want));
+		}
+	}
+	printf("# arguments: %d/%d probes agree\n", agree, total);
+	CHECK(t, total > 2000);
+}
+
+static void compare_tables(struct test_ctx *t, const struct kctx *k)
+{
+	compare_names(t, k);
+	compare_avail(t, k);
+	compare_gpl(t, k);
+	compare_args(t, k);
+}
+
+/* --- the record --------------------------------------------------------- */
 
 static FILE *open_fixture(const char *dir, const char *file, const char *head)
 {
@@ -571,24 +650,47 @@ static FILE *open_fixture(const char *dir, const char *file, const char *head)
 	return f;
 }
 
-static int write_fixtures(struct kctx *k, const char *dir)
+static void write_args(FILE *f, const struct kctx *k)
 {
-	FILE *av = open_fixture(dir, "avail.txt", "name prog_type attach "
-				"prog_flags caps struct_ops_moff: helper ids "
-				"the kernel offers");
-	FILE *gpl = open_fixture(dir, "gpl.txt", "name: GPL-only helper ids "
-				 "among the available ones (full caps)");
-	FILE *nm = open_fixture(dir, "names.txt", "id name, from the "
-				"verifier log");
-	char buf[2048], cfg[160];
+	fprintf(f, "# variant config argno: what the log says about that "
+		"register after the call, for the values 1 | 0 | -1 | unknown\n"
+		"# (\"-\": accepted; codes: see hfx_abbrev; a bare list is "
+		"\"type=scalar expected=<list>\")\n");
+	for (size_t i = 0; i < k->nargs; i++) {
+		const struct argrec *ar = &k->args[i];
 
-	if (!av || !gpl || !nm) {
-		if (av)
-			fclose(av);
-		if (gpl)
-			fclose(gpl);
-		if (nm)
-			fclose(nm);
+		fprintf(f, "%s %s %d:", ar->variant, ar->config, ar->argno);
+		for (int pr = 0; pr < HFX_PROBES; pr++)
+			fprintf(f, "%s%s", pr ? " | " : " ", ar->said[pr]);
+		fprintf(f, "\n");
+	}
+}
+
+static int close_all(FILE **f, int n)
+{
+	int rc = 0;
+
+	for (int i = 0; i < n; i++)
+		if (!f[i] || fclose(f[i]))
+			rc = -1;
+	return rc;
+}
+
+static int write_fixtures(const struct kctx *k, const char *dir)
+{
+	FILE *f[4];
+	char buf[2048], cfg[160], path[512];
+
+	f[0] = open_fixture(dir, "avail.txt", "name prog_type attach "
+			    "prog_flags caps struct_ops_moff: helper ids "
+			    "the kernel offers");
+	f[1] = open_fixture(dir, "gpl.txt", "name: GPL-only helper ids "
+			    "among the available ones (full caps)");
+	f[2] = open_fixture(dir, "names.txt", "id name, from the verifier log");
+	snprintf(path, sizeof(path), "%s/args.txt", dir);
+	f[3] = fopen(path, "w");
+	if (!f[0] || !f[1] || !f[2] || !f[3]) {
+		close_all(f, 4);
 		return -1;
 	}
 	for (size_t i = 0; i < k->nres; i++) {
@@ -598,19 +700,315 @@ static int write_fixtures(struct kctx *k, const char *dir)
 			continue;
 		hfx_format_config(&r->l.c, cfg, sizeof(cfg));
 		hfx_format_ids(r->avail, buf, sizeof(buf));
-		fprintf(av, "%s: %s\n", cfg, buf);
+		fprintf(f[0], "%s: %s\n", cfg, buf);
 		if (!r->l.c.perfmon || !r->gpl_tested)
 			continue;
 		hfx_format_ids(r->gpl, buf, sizeof(buf));
-		fprintf(gpl, "%s: %s\n", r->l.c.name, buf);
+		fprintf(f[1], "%s: %s\n", r->l.c.name, buf);
 	}
 	for (int id = 0; id < HFX_IDS; id++)
-		fprintf(nm, "%d %s\n", id, k->names[id]);
-	fclose(av);
-	fclose(gpl);
-	fclose(nm);
+		fprintf(f[2], "%d %s\n", id, k->names[id]);
+	write_args(f[3], k);
+	return close_all(f, 4);
+}
+
+static struct kres *find_res(struct kctx *k, const char *name, bool perfmon)
+{
+	for (size_t i = 0; i < k->nres; i++)
+		if (k->res[i].l.c.perfmon == perfmon &&
+		    !strcmp(k->res[i].l.c.name, name))
+			return &k->res[i];
+	return NULL;
+}
+
+static FILE *open_record(const char *file, char *err, size_t errsz)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", HFX_DIR, file);
+	f = fopen(path, "r");
+	if (!f)
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+	return f;
+}
+
+static int read_avail(struct kctx *k, char *err, size_t errsz)
+{
+	FILE *f = open_record("avail.txt", err, errsz);
+	char line[4096];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct kres *r = &k->res[k->nres];
+
+		if (line[0] == '#')
+			continue;
+		if (k->nres == 2 * N_KCFG || hfx_parse_config(line, &r->l.c, r->avail)) {
+			snprintf(err, errsz, "avail.txt: bad or extra line: %s", line);
+			fclose(f);
+			return -1;
+		}
+		r->loaded = true;
+		k->nres++;
+	}
+	fclose(f);
 	return 0;
 }
+
+static int read_gpl(struct kctx *k, char *err, size_t errsz)
+{
+	FILE *f = open_record("gpl.txt", err, errsz);
+	char line[4096], name[64];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *colon = strchr(line, ':');
+		struct kres *r;
+
+		if (line[0] == '#' || !colon)
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(colon - line), line);
+		r = find_res(k, name, true);
+		if (!r || hfx_parse_ids(colon + 1, r->gpl)) {
+			snprintf(err, errsz, "gpl.txt: bad line or no such "
+				 "configuration in avail.txt: %s", line);
+			fclose(f);
+			return -1;
+		}
+		r->gpl_tested = true;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int read_names(struct kctx *k, char *err, size_t errsz)
+{
+	FILE *f = open_record("names.txt", err, errsz);
+	char line[256], name[64];
+	int id;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%d %63s", &id, name) != 2 || id < 0 ||
+		    id >= HFX_IDS) {
+			snprintf(err, errsz, "names.txt: bad line: %s", line);
+			fclose(f);
+			return -1;
+		}
+		snprintf(k->names[id], sizeof(k->names[id]), "%s", name);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* "VARIANT CONFIG ARGNO: a | b | c | d" */
+static int parse_argrec(char *line, struct argrec *ar)
+{
+	char *rest = strchr(line, ':'), *tok, *save = NULL;
+	int pr = 0;
+
+	if (!rest || sscanf(line, "%63s %63s %d", ar->variant, ar->config,
+			    &ar->argno) != 3)
+		return -1;
+	rest[strcspn(rest, "\n")] = '\0';
+	for (tok = strtok_r(rest + 1, "|", &save); tok;
+	     tok = strtok_r(NULL, "|", &save), pr++) {
+		size_t len;
+
+		if (pr == HFX_PROBES)
+			return -1;
+		while (*tok == ' ')
+			tok++;
+		len = strlen(tok);
+		while (len && tok[len - 1] == ' ')
+			tok[--len] = '\0';
+		snprintf(ar->said[pr], sizeof(ar->said[pr]), "%s", tok);
+	}
+	return pr == HFX_PROBES ? 0 : -1;
+}
+
+static int read_args(struct kctx *k, char *err, size_t errsz)
+{
+	FILE *f = open_record("args.txt", err, errsz);
+	char line[1024];
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct argrec *ar;
+
+		if (line[0] == '#')
+			continue;
+		ar = new_argrec(k);
+		if (!ar || parse_argrec(line, ar)) {
+			snprintf(err, errsz, "args.txt: %s: %s",
+				 ar ? "bad line" : "out of memory", line);
+			fclose(f);
+			return -1;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int read_record(struct kctx *k, char *err, size_t errsz)
+{
+	k->whose = "recorded";
+	if (read_avail(k, err, errsz) || read_gpl(k, err, errsz) ||
+	    read_names(k, err, errsz) || read_args(k, err, errsz))
+		return -1;
+	return 0;
+}
+
+/*
+ * The record answers exactly the questions --live asks: every
+ * configuration of kcfgs[] (also without CAP_PERFMON when net_only) is
+ * recorded with its numbers, and nothing else is.
+ */
+static void record_complete(struct test_ctx *t, struct kctx *k)
+{
+	size_t asked = 0;
+
+	for (size_t i = 0; i < N_KCFG; i++) {
+		for (int pass = 0; pass < 2; pass++) {
+			bool perfmon = pass == 0;
+			const struct hfx_config *c = &kcfgs[i].c;
+			struct kres *r;
+
+			if (!perfmon && !kcfgs[i].net_only)
+				continue;
+			asked++;
+			r = find_res(k, c->name, perfmon);
+			CHECK_MSG(t, r != NULL, "%s (%s): not recorded", c->name,
+				  perfmon ? "full" : "noperfmon");
+			CHECK_MSG(t, !r || (r->l.c.prog_type == c->prog_type &&
+					    r->l.c.attach == c->attach &&
+					    r->l.c.flags == c->flags),
+				  "%s: recorded as %u %u %u, asked as %u %u %u",
+				  c->name, r->l.c.prog_type, r->l.c.attach,
+				  r->l.c.flags, c->prog_type, c->attach, c->flags);
+		}
+	}
+	CHECK_MSG(t, k->nres == asked, "%zu configurations recorded, %zu asked",
+		  k->nres, asked);
+	for (size_t i = 0; i < k->nargs; i++)
+		CHECK_MSG(t, find_res(k, k->args[i].config, true),
+			  "args.txt: %s probed in %s, which is not recorded",
+			  k->args[i].variant, k->args[i].config);
+}
+
+/* --- drift of the live answers from the record -------------------------- */
+
+static void drift_config(struct drift *d, const struct kctx *rk,
+			 const struct kres *rec, const struct kres *live)
+{
+	const char *caps = rec->l.c.perfmon ? "full" : "noperfmon";
+	char item[160];
+
+	snprintf(item, sizeof(item), "helpers/%s (%s)", rec->l.c.name, caps);
+	if (!live || !live->loaded) {
+		drift_field(d, item, "loads", "yes", "no");
+		drift_item_end(d);
+		return;
+	}
+	if (rec->l.c.prog_type == 27)
+		drift_num(d, item, "struct_ops_moff", rec->l.c.moff, live->l.c.moff);
+	drift_item_end(d);
+	for (int id = 0; id < HFX_IDS; id++) {
+		snprintf(item, sizeof(item), "helpers/%s (%s) #%d %s",
+			 rec->l.c.name, caps, id, rk->names[id]);
+		if (rec->avail[id] != live->avail[id])
+			drift_field(d, item, "available", rec->avail[id] ? "yes" : "no",
+				    live->avail[id] ? "yes" : "no");
+		else if (rec->avail[id] && rec->gpl_tested && live->gpl_tested &&
+			 rec->gpl[id] != live->gpl[id])
+			drift_field(d, item, "gpl_only", rec->gpl[id] ? "yes" : "no",
+				    live->gpl[id] ? "yes" : "no");
+		drift_item_end(d);
+	}
+}
+
+static void drift_configs(struct drift *d, struct kctx *rec, struct kctx *live)
+{
+	char item[160];
+
+	for (size_t i = 0; i < rec->nres; i++) {
+		const struct kres *r = &rec->res[i];
+
+		drift_config(d, rec, r, find_res(live, r->l.c.name, r->l.c.perfmon));
+	}
+	for (size_t i = 0; i < live->nres; i++) {
+		const struct kres *l = &live->res[i];
+
+		if (!l->loaded || find_res(rec, l->l.c.name, l->l.c.perfmon))
+			continue;
+		snprintf(item, sizeof(item), "helpers/%s (%s)", l->l.c.name,
+			 l->l.c.perfmon ? "full" : "noperfmon");
+		drift_field(d, item, "loads", "no (not recorded)", "yes");
+		drift_item_end(d);
+	}
+}
+
+static void drift_names(struct drift *d, const struct kctx *rec,
+			const struct kctx *live)
+{
+	char item[32];
+
+	for (int id = 0; id < HFX_IDS; id++) {
+		snprintf(item, sizeof(item), "helpers/#%d", id);
+		drift_str(d, item, "name", rec->names[id], live->names[id]);
+		drift_item_end(d);
+	}
+}
+
+static const struct argrec *find_argrec(const struct kctx *k, const char *variant,
+					int argno)
+{
+	for (size_t i = 0; i < k->nargs; i++)
+		if (k->args[i].argno == argno && !strcmp(k->args[i].variant, variant))
+			return &k->args[i];
+	return NULL;
+}
+
+static void drift_args(struct drift *d, const struct kctx *rec,
+		       const struct kctx *live)
+{
+	char item[160];
+
+	for (size_t i = 0; i < rec->nargs; i++) {
+		const struct argrec *r = &rec->args[i];
+		const struct argrec *l = find_argrec(live, r->variant, r->argno);
+
+		snprintf(item, sizeof(item), "helpers/args %s R%d", r->variant,
+			 r->argno);
+		if (!l)
+			drift_field(d, item, "probed in", r->config, "(not probed)");
+		else if (strcmp(r->config, l->config))
+			drift_field(d, item, "probed in", r->config, l->config);
+		for (int pr = 0; l && pr < HFX_PROBES; pr++)
+			drift_str(d, item, hfx_probe_names[pr], r->said[pr],
+				  l->said[pr]);
+		drift_item_end(d);
+	}
+	for (size_t i = 0; i < live->nargs; i++) {
+		const struct argrec *l = &live->args[i];
+
+		if (find_argrec(rec, l->variant, l->argno))
+			continue;
+		snprintf(item, sizeof(item), "helpers/args %s R%d", l->variant,
+			 l->argno);
+		drift_field(d, item, "probed in", "(not recorded)", l->config);
+		drift_item_end(d);
+	}
+}
+
+/* --- running ------------------------------------------------------------ */
 
 static int make_maps(struct kctx *k)
 {
@@ -656,12 +1054,8 @@ static struct kctx *kctx_new(void)
 
 	if (!k)
 		return NULL;
-	k->log = malloc(LOG_SZ);
 	k->array_fd = k->rodata_fd = -1;
-	if (!k->log) {
-		free(k);
-		return NULL;
-	}
+	k->whose = "kernel";
 	return k;
 }
 
@@ -674,67 +1068,128 @@ static void kctx_free(struct kctx *k)
 	if (k->rodata_fd >= 0)
 		close(k->rodata_fd);
 	btf__free(k->vmlinux);
+	free(k->args);
 	free(k->log);
 	free(k);
 }
 
-static const char *update_dir;
-static struct kctx *live;
-
-static void test_helpers_live(struct test_ctx *t)
+/* Asks the running kernel everything; 0, or -1 with the reason in why. */
+static int ask_kernel(struct kctx *k, char *why, size_t sz)
 {
-	struct kctx *k = live;
-	char path[512];
-
-	if (update_dir) {
-		snprintf(path, sizeof(path), "%s/args.txt", update_dir);
-		k->args_out = fopen(path, "w");
-		CHECK(t, k->args_out != NULL);
-		if (k->args_out)
-			fprintf(k->args_out, "# variant config argno: what the "
-				"log says about that register after the call, "
-				"for the values 1 | 0 | -1 | unknown\n# (\"-\": "
-				"accepted; codes: see hfx_abbrev; a bare list "
-				"is \"type=scalar expected=<list>\")\n");
-		CHECK(t, write_fixtures(k, update_dir) == 0);
+	k->log = malloc(LOG_SZ);
+	if (!k->log) {
+		snprintf(why, sz, "out of memory");
+		return -1;
 	}
-	compare_names(t, k);
-	compare_avail(t, k);
-	compare_gpl(t, k);
-	probe_args(t, k);
-	printf("# arguments: %d/%d probes agree\n",
-	       k->arg_checked - k->arg_failed, k->arg_checked);
-	if (k->args_out)
-		fclose(k->args_out);
-	k->args_out = NULL;
+	if (make_maps(k)) {
+		snprintf(why, sz, "cannot create BPF maps: %s", strerror(errno));
+		return -1;
+	}
+	k->vmlinux = btf__load_vmlinux_btf();
+	run_configs(k);
+	if (!k->nres || !k->res[0].loaded) {
+		snprintf(why, sz, "the kernel does not load socket filters here");
+		return -1;
+	}
+	if (probe_args(k)) {
+		snprintf(why, sz, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* The kctx a case works on. */
+static struct kctx *g_k;
+
+static void helpers_recorded(struct test_ctx *t)
+{
+	compare_tables(t, g_k);
+}
+
+static void helpers_record_complete(struct test_ctx *t)
+{
+	record_complete(t, g_k);
+}
+
+static int run_recorded(void)
+{
+	struct test_ctx t = { 0 };
+	struct kctx *k = kctx_new();
+	char err[512];
+
+	if (!k || read_record(k, err, sizeof(err))) {
+		printf("FAIL test_helpers_kernel: %s\n", k ? err : "out of memory");
+		kctx_free(k);
+		return 1;
+	}
+	g_k = k;
+	RUN(&t, helpers_recorded);
+	RUN(&t, helpers_record_complete);
+	kctx_free(k);
+	return test_finish(&t);
+}
+
+static const char *update_dir;
+
+/* --update DIR: the tables against the kernel, whose answers are kept. */
+static void helpers_update(struct test_ctx *t)
+{
+	compare_tables(t, g_k);
+	CHECK_MSG(t, write_fixtures(g_k, update_dir) == 0, "cannot write %s/*.txt",
+		  update_dir);
+}
+
+static int run_kernel(bool live)
+{
+	struct test_ctx t = { 0 };
+	struct kctx *k = kctx_new(), *rec = live ? kctx_new() : NULL;
+	struct drift d;
+	char why[512];
+	int rc = 1;
+
+	if (!k || (live && !rec)) {
+		printf("FAIL test_helpers_kernel: out of memory\n");
+	} else if (live && read_record(rec, why, sizeof(why))) {
+		printf("FAIL test_helpers_kernel: --live: %s\n", why);
+	} else if (ask_kernel(k, why, sizeof(why))) {
+		test_skip_named("test_helpers_kernel", "%s", why);
+		rc = 0;
+	} else if (live) {
+		drift_init(&d, "test_helpers_kernel");
+		drift_names(&d, rec, k);
+		drift_configs(&d, rec, k);
+		drift_args(&d, rec, k);
+		drift_summary(&d);
+		rc = 0;
+	} else {
+		g_k = k;
+		RUN(&t, helpers_update);
+		rc = test_finish(&t);
+	}
+	kctx_free(rec);
+	kctx_free(k);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct test_ctx t = { 0 };
-	int rc;
+	char why[256];
+	bool live = false;
 
 	if (argc == 3 && !strcmp(argv[1], "--update"))
 		update_dir = argv[2];
-	live = kctx_new();
-	if (!live)
-		return 1;
-	if (make_maps(live)) {
-		printf("PASS test_helpers_live (skipped: cannot create BPF "
-		       "maps: %s)\n", strerror(errno));
-		kctx_free(live);
+	else if (live_parse_args(argc, argv, "--update DIR", &live))
+		return 2;
+	if (!live && !update_dir)
+		return run_recorded();
+	if (live && !live_is_6_18(why, sizeof(why))) {
+		test_skip_named("test_helpers_kernel", "the running kernel is %s, the "
+				"record is of Linux 6.18", why);
 		return 0;
 	}
-	live->vmlinux = btf__load_vmlinux_btf();
-	run_configs(live);
-	if (!live->nres || !live->res[0].loaded) {
-		printf("PASS test_helpers_live (skipped: the kernel does not "
-		       "load socket filters here)\n");
-		kctx_free(live);
+	if (!live_bpf_usable(why, sizeof(why))) {
+		test_skip_named("test_helpers_kernel", "%s", why);
 		return 0;
 	}
-	RUN(&t, test_helpers_live);
-	rc = test_finish(&t);
-	kctx_free(live);
-	return rc;
+	return run_kernel(live);
 }

@@ -1,24 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The map rules against the running kernel. Every program of the
- * tests/progs/maps_*.c objects is loaded alone with libbpf at log level 1,
- * as the selftests and veristat do; the kernel's verdict, processed
- * instructions, total and peak states and last message must equal both
- * bpfvet's and the checked-in fixture's (tests/fixtures/maps/expect.tsv,
- * which test_maps.c checks without a kernel). MAPS_FIXTURE_WRITE=1
- * rewrites the fixture instead of comparing with it. Needs root on Linux
- * 6.18; skips otherwise.
+ * The map rules against Linux 6.18's answers for every program of the
+ * tests/progs/maps_*.c objects: verdict, processed instructions, total and
+ * peak states and last message, as the kernel gave them to a program
+ * loaded alone with libbpf at log level 1 (as the selftests and veristat
+ * do), recorded in tests/fixtures/maps/expect.tsv.
+ *
+ * Normal run: bpfvet's row for each program must equal the recorded one
+ * (no kernel needed; test_maps.c checks the same record from the map
+ * fields' side).
+ * --live: loads every program into the running kernel and prints a DRIFT
+ * line for each field where it differs from the record (see live.h).
+ * MAPS_FIXTURE_WRITE=1: rewrites the record from the running kernel,
+ * comparing bpfvet with the kernel as it goes. Both need root on 6.18.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bpfvet.h"
+#include "live.h"
 #include "loader_util.h"
 #include "maps_fixture.h"
 #include "test.h"
@@ -79,6 +84,7 @@ static int kernel_row(const char *path, const char *object, const char *prog,
 {
 	struct bpf_object *obj = bpf_object__open(path);
 	struct bpf_program *p;
+	bool found = false;
 	int err;
 
 	if (!obj)
@@ -88,9 +94,14 @@ static int kernel_row(const char *path, const char *object, const char *prog,
 
 		bpf_program__set_autoload(p, me);
 		if (me) {
+			found = true;
 			bpf_program__set_log_level(p, 1);
 			bpf_program__set_log_buf(p, g_log, sizeof(g_log));
 		}
+	}
+	if (!found) {
+		bpf_object__close(obj);
+		return -ENOENT;
 	}
 	g_log[0] = '\0';
 	err = bpf_object__load(obj);
@@ -105,18 +116,46 @@ static int kernel_row(const char *path, const char *object, const char *prog,
 	return 0;
 }
 
-static void check_row(struct test_ctx *t, const char *who, const struct mapsfix_row *want,
-		      const struct mapsfix_row *got)
+static void format_row(const struct mapsfix_row *r, char *buf, size_t sz)
 {
-	CHECK_MSG(t, want->success == got->success && want->insns == got->insns &&
-		     want->states == got->states && want->peak == got->peak &&
-		     !strcmp(want->message, got->message),
-		  "%s/%s: %s says %s %llu/%llu/%llu \"%s\", kernel %s %llu/%llu/%llu \"%s\"",
-		  got->object, got->program, who, want->success ? "success" : "failure",
-		  (unsigned long long)want->insns, (unsigned long long)want->states,
-		  (unsigned long long)want->peak, want->message,
-		  got->success ? "success" : "failure", (unsigned long long)got->insns,
-		  (unsigned long long)got->states, (unsigned long long)got->peak, got->message);
+	snprintf(buf, sz, "%s %llu/%llu/%llu \"%s\"", r->success ? "success" : "failure",
+		 (unsigned long long)r->insns, (unsigned long long)r->states,
+		 (unsigned long long)r->peak, r->message);
+}
+
+static bool same_row(const struct mapsfix_row *a, const struct mapsfix_row *b)
+{
+	return a->success == b->success && a->insns == b->insns && a->states == b->states &&
+	       a->peak == b->peak && !strcmp(a->message, b->message);
+}
+
+/* bpfvet's row against the record's or the kernel's (`whose`). */
+static void check_row(struct test_ctx *t, const struct mapsfix_row *ours,
+		      const char *whose, const struct mapsfix_row *want)
+{
+	char a[400], b[400];
+
+	format_row(ours, a, sizeof(a));
+	format_row(want, b, sizeof(b));
+	CHECK_MSG(t, same_row(ours, want), "%s/%s: bpfvet says %s, %s %s", want->object,
+		  want->program, a, whose, b);
+}
+
+/* The kernel's row against the record's, field by field. */
+static void drift_row(struct drift *d, const struct mapsfix_row *rec,
+		      const struct mapsfix_row *live)
+{
+	char item[160];
+
+	snprintf(item, sizeof(item), "maps/%s/%s", live->object, live->program);
+	if (rec->success != live->success)
+		drift_field(d, item, "verdict", rec->success ? "success" : "failure",
+			    live->success ? "success" : "failure");
+	drift_num(d, item, "insns", (long long)rec->insns, (long long)live->insns);
+	drift_num(d, item, "total_states", (long long)rec->states, (long long)live->states);
+	drift_num(d, item, "peak_states", (long long)rec->peak, (long long)live->peak);
+	drift_str(d, item, "message", rec->message, live->message);
+	drift_item_end(d);
 }
 
 /* Level 1, as the kernel was asked: a silent rejection then ends on the
@@ -174,28 +213,38 @@ static struct {
 	const struct bpfvet_program *prog;
 	const struct mapsfix_row *fix;
 	size_t nfix;
+	bool *used;		/* fix[i] was compared */
 	struct results *out;	/* write mode: collected kernel rows */
 } g_cur;
 
-static void check_program(struct test_ctx *t)
+/* Normal run: bpfvet against the record. */
+static void check_recorded(struct test_ctx *t)
+{
+	const char *name = bpfvet_program__name(g_cur.prog);
+	const struct mapsfix_row *f = mapsfix_find(g_cur.fix, g_cur.nfix, g_cur.object, name);
+	struct mapsfix_row v;
+
+	CHECK_MSG(t, f, "%s/%s: not in %s", g_cur.object, name, MAPSFIX_PATH);
+	if (!f)
+		return;
+	g_cur.used[f - g_cur.fix] = true;
+	bpfvet_row(t, g_cur.prog, g_cur.object, &v);
+	check_row(t, &v, "recorded", f);
+}
+
+/* MAPS_FIXTURE_WRITE=1: bpfvet against the kernel, whose row is kept. */
+static void check_and_record(struct test_ctx *t)
 {
 	struct mapsfix_row k, v;
-	const struct mapsfix_row *f;
+	int err = kernel_row(g_cur.path, g_cur.object, bpfvet_program__name(g_cur.prog), &k);
 
-	if (kernel_row(g_cur.path, g_cur.object, bpfvet_program__name(g_cur.prog), &k)) {
-		CHECK_MSG(t, 0, "%s: libbpf cannot open it", g_cur.path);
+	CHECK_MSG(t, !err, "%s/%s: libbpf cannot load it alone: %s", g_cur.object,
+		  bpfvet_program__name(g_cur.prog), strerror(-err));
+	if (err)
 		return;
-	}
 	bpfvet_row(t, g_cur.prog, g_cur.object, &v);
-	check_row(t, "bpfvet", &v, &k);
-	if (g_cur.out) {
-		CHECK(t, add_row(g_cur.out, &k) == 0);
-		return;
-	}
-	f = mapsfix_find(g_cur.fix, g_cur.nfix, g_cur.object, k.program);
-	CHECK_MSG(t, f, "%s/%s: not in %s", g_cur.object, k.program, MAPSFIX_PATH);
-	if (f)
-		check_row(t, "the fixture", f, &k);
+	check_row(t, &v, "the kernel", &k);
+	CHECK(t, add_row(g_cur.out, &k) == 0);
 }
 
 static void run_object(struct test_ctx *t, const char *name)
@@ -209,61 +258,129 @@ static void run_object(struct test_ctx *t, const char *name)
 		g_cur.prog = bpfvet_object__prog(obj, i);
 		snprintf(case_name, sizeof(case_name), "maps_kernel %s/%s", name,
 			 bpfvet_program__name(g_cur.prog));
-		test_run(t, case_name, check_program);
+		test_run(t, case_name, g_cur.out ? check_and_record : check_recorded);
 	}
 	bpfvet_object__close(obj);
 }
 
-static const char *why_skip(void)
+/* Every recorded row belongs to a program that was compared: --live asks
+ * the kernel about the rows, so a stale row would drift forever. */
+static void record_complete(struct test_ctx *t)
 {
-	static const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	struct utsname u;
-	int fd;
-
-	if (uname(&u) || strncmp(u.release, "6.18", 4))
-		return "not Linux 6.18";
-	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, NULL, "GPL", ret0, 2, NULL);
-	if (fd < 0)
-		return "cannot load BPF programs";
-	close(fd);
-	return NULL;
+	for (size_t i = 0; i < g_cur.nfix; i++)
+		CHECK_MSG(t, g_cur.used[i], "%s/%s: recorded, but no such program",
+			  g_cur.fix[i].object, g_cur.fix[i].program);
 }
 
-int main(void)
+static int run_recorded(void)
 {
-	struct test_ctx t = { .name = "test_maps_kernel" };
+	struct test_ctx t = { 0 };
 	struct mapsfix_row *fix = NULL;
-	struct results out = { 0 };
-	bool write = getenv("MAPS_FIXTURE_WRITE") != NULL;
-	const char *why;
-	int n = 0;
+	int n = mapsfix_read(MAPSFIX_PATH, &fix);
 
-	lu_quiet_libbpf();
-	why = why_skip();
-	if (why) {
-		printf("SKIP test_maps_kernel: %s\n", why);
-		return 0;
-	}
-	if (!write) {
-		n = mapsfix_read(MAPSFIX_PATH, &fix);
-		if (n <= 0) {
-			printf("FAIL test_maps_kernel: %s: %d\n", MAPSFIX_PATH, n);
-			return 1;
-		}
+	if (n <= 0) {
+		printf("FAIL test_maps_kernel: %s: %s\n", MAPSFIX_PATH,
+		       n ? strerror(-n) : "no rows");
+		return 1;
 	}
 	g_cur.fix = fix;
-	g_cur.nfix = n > 0 ? (size_t)n : 0;
-	g_cur.out = write ? &out : NULL;
+	g_cur.nfix = (size_t)n;
+	g_cur.used = calloc((size_t)n, sizeof(*g_cur.used));
+	if (!g_cur.used) {
+		free(fix);
+		printf("FAIL test_maps_kernel: out of memory\n");
+		return 1;
+	}
 	for (size_t i = 0; i < mapsfix_nobjects; i++)
 		run_object(&t, mapsfix_objects[i]);
-	if (write && mapsfix_write(MAPSFIX_PATH, out.rows, out.n)) {
-		printf("FAIL test_maps_kernel: cannot write %s\n", MAPSFIX_PATH);
-		t.failed++;
-	}
-	free(out.rows);
+	test_run(&t, "maps_kernel_record_complete", record_complete);
+	free(g_cur.used);
 	free(fix);
 	return test_finish(&t);
+}
+
+static int run_write(void)
+{
+	struct test_ctx t = { 0 };
+	struct results out = { 0 };
+	char release[65];
+
+	g_cur.out = &out;
+	for (size_t i = 0; i < mapsfix_nobjects; i++)
+		run_object(&t, mapsfix_objects[i]);
+	live_is_6_18(release, sizeof(release));
+	if (mapsfix_write(MAPSFIX_PATH, out.rows, out.n, release)) {
+		printf("FAIL test_maps_kernel: cannot write %s\n", MAPSFIX_PATH);
+		t.failed++;
+	} else {
+		printf("# wrote %zu rows to %s\n", out.n, MAPSFIX_PATH);
+	}
+	free(out.rows);
+	return test_finish(&t);
+}
+
+/* --live: the kernel's row for every recorded program, against the
+ * record. Programs are found by name with libbpf, not with bpfvet. */
+static int run_live(void)
+{
+	struct mapsfix_row *fix = NULL, k;
+	struct drift d;
+	char path[256], item[160], what[300];
+	int n = mapsfix_read(MAPSFIX_PATH, &fix);
+
+	if (n <= 0) {
+		printf("FAIL test_maps_kernel: --live: %s: %s\n", MAPSFIX_PATH,
+		       n ? strerror(-n) : "no rows");
+		return 1;
+	}
+	drift_init(&d, "test_maps_kernel");
+	for (int i = 0; i < n; i++) {
+		const struct mapsfix_row *f = &fix[i];
+		int err;
+
+		test_prog_path(path, sizeof(path), f->object);
+		err = kernel_row(path, f->object, f->program, &k);
+		if (err) {
+			snprintf(item, sizeof(item), "maps/%s/%s", f->object, f->program);
+			snprintf(what, sizeof(what), "%s (%s)",
+				 err == -ENOENT ? "no such program" : "cannot open", path);
+			drift_field(&d, item, "program", "present", what);
+			drift_item_end(&d);
+			continue;
+		}
+		drift_row(&d, f, &k);
+	}
+	drift_summary(&d);
+	free(fix);
+	return 0;
+}
+
+/* Why the kernel cannot be asked here, or NULL. */
+static const char *why_not_live(char *why, size_t sz)
+{
+	char release[65];
+
+	if (!live_is_6_18(release, sizeof(release))) {
+		snprintf(why, sz, "the running kernel is %s, the record is of Linux 6.18",
+			 release);
+		return why;
+	}
+	return live_bpf_usable(why, sz) ? NULL : why;
+}
+
+int main(int argc, char **argv)
+{
+	bool write = getenv("MAPS_FIXTURE_WRITE") != NULL, live;
+	char why[256];
+
+	if (live_parse_args(argc, argv, NULL, &live))
+		return 2;
+	lu_quiet_libbpf();
+	if (!live && !write)
+		return run_recorded();
+	if (why_not_live(why, sizeof(why))) {
+		test_skip_named("test_maps_kernel", "%s", why);
+		return 0;
+	}
+	return live ? run_live() : run_write();
 }

@@ -13,7 +13,12 @@
  * every register's bounds, invariant violations) is computed here.
  *
  * Set SCALAR_VERBOSE=1 to print every disagreeing program.
+ *
+ * --live: loads every recorded program into the running kernel again, as
+ * gen.c did, and prints a DRIFT line for each program whose record the
+ * kernel now writes differently (see live.h, scalar_live.c).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,7 +26,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "live.h"
 #include "scalar.h"
+#include "scalar_live.h"
 #include "test.h"
 #include "uapi.h"
 
@@ -659,10 +666,175 @@ static void test_kernel_agreement(struct test_ctx *t)
 		  share * 100);
 }
 
-int main(void)
+/* ---- --live: the kernel against the record -------------------------------- */
+
+/* One recorded program: its instructions and its record lines. */
+struct block {
+	long num;
+	uint8_t code[MAX_INSNS * 8];
+	size_t cnt;
+	char *lines;		/* the lines after "c", each with its newline */
+	size_t len, cap;
+};
+
+static bool decode_code(const char *hex, struct block *b)
+{
+	size_t n = strcspn(hex, " \n");
+
+	if (n % 16 || n / 16 > MAX_INSNS)
+		return false;
+	for (size_t i = 0; i < n / 2; i++) {
+		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		b->code[i] = (uint8_t)(hi << 4 | lo);
+	}
+	b->cnt = n / 16;
+	return true;
+}
+
+static int add_line(struct block *b, const char *line)
+{
+	size_t n = strlen(line);
+
+	if (b->len + n + 2 > b->cap) {
+		size_t cap = 2 * (b->len + n + 2);
+		char *grown = realloc(b->lines, cap);
+
+		if (!grown)
+			return -1;
+		b->lines = grown;
+		b->cap = cap;
+	}
+	memcpy(b->lines + b->len, line, n);
+	b->len += n;
+	b->lines[b->len++] = '\n';
+	b->lines[b->len] = '\0';
+	return 0;
+}
+
+/* Line k of a newline-separated text into buf; false past the end. */
+static bool nth_line(const char *text, size_t k, char *buf, size_t sz)
+{
+	const char *p = text;
+
+	for (; k && *p; k--)
+		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+	if (!*p)
+		return false;
+	snprintf(buf, sz, "%.*s", (int)strcspn(p, "\n"), p);
+	return true;
+}
+
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *p = text; *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+/* One program: the first record line that differs, and the line count. */
+static int drift_block(struct drift *d, const struct block *b)
+{
+	char item[32], r[512], l[512], field[32], *live = NULL;
+	int err = scalar_live_record(b->code, b->cnt, &live);
+
+	snprintf(item, sizeof(item), "scalar/p%ld", b->num);
+	if (err == -ENOMEM)
+		return err;
+	if (err) {
+		drift_field(d, item, "load", "a log", strerror(-err));
+		drift_item_end(d);
+		return 0;
+	}
+	for (size_t k = 0;; k++) {
+		bool hr = nth_line(b->lines, k, r, sizeof(r));
+		bool hl = nth_line(live, k, l, sizeof(l));
+
+		if (!hr && !hl)
+			break;
+		if (hr && hl && !strcmp(r, l))
+			continue;
+		snprintf(field, sizeof(field), "record line %zu", k + 1);
+		drift_str(d, item, field, hr ? r : "(none)", hl ? l : "(none)");
+		break;
+	}
+	drift_num(d, item, "record lines", (long long)count_lines(b->lines),
+		  (long long)count_lines(live));
+	drift_item_end(d);
+	free(live);
+	return 0;
+}
+
+static int run_live(const char *path)
+{
+	static struct block b;
+	char *line = malloc(LINE_MAX_LEN);
+	gzFile in = gzopen(path, "rb");
+	struct drift d;
+	bool open_prog = false;
+	int rc = 0;
+
+	if (!in || !line) {
+		printf("FAIL test_scalar_kernel: --live: cannot read %s\n", path);
+		free(line);
+		if (in)
+			gzclose(in);
+		return 1;
+	}
+	drift_init(&d, "test_scalar_kernel");
+	while (!rc && gzgets(in, line, LINE_MAX_LEN)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == 'p') {
+			b.num = atol(line + 2);
+			b.len = 0;
+			open_prog = false;
+		} else if (line[0] == 'c') {
+			open_prog = decode_code(line + 2, &b);
+		} else if (open_prog && strchr("ifFse.", line[0])) {
+			rc = add_line(&b, line);
+			if (!rc && (line[0] == 'e' || line[0] == '.')) {
+				rc = drift_block(&d, &b);
+				open_prog = false;
+			}
+		}
+	}
+	gzclose(in);
+	free(line);
+	free(b.lines);
+	scalar_live_free();
+	if (rc) {
+		printf("FAIL test_scalar_kernel: --live: out of memory\n");
+		return 1;
+	}
+	drift_summary(&d);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	struct test_ctx t = { 0 };
+	const char *path = getenv("BPFVET_SCALAR_FIXTURES");
+	char why[256];
+	bool live;
 
-	RUN(&t, test_kernel_agreement);
-	return test_finish(&t);
+	if (live_parse_args(argc, argv, NULL, &live))
+		return 2;
+	if (!live) {
+		RUN(&t, test_kernel_agreement);
+		return test_finish(&t);
+	}
+	if (!live_is_6_18(why, sizeof(why))) {
+		test_skip_named("test_scalar_kernel", "the running kernel is %s, the "
+				"record is of Linux 6.18", why);
+		return 0;
+	}
+	if (!live_bpf_usable(why, sizeof(why))) {
+		test_skip_named("test_scalar_kernel", "%s", why);
+		return 0;
+	}
+	return run_live(path ? path : "tests/fixtures/scalar/progs.txt.gz");
 }
