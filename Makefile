@@ -49,7 +49,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	target corpus-cache realworld-cache kernel-check \
+	target corpus-cache realworld-cache kernel-check disasm-fixtures \
 	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness
 
@@ -200,6 +200,10 @@ uninstall:
 clean:
 	rm -rf $(B)
 
+# Refresh tests/fixtures/disasm from the running kernel (root).
+disasm-fixtures: $(B)/san/tests/test_disasm_kernel target
+	$(B)/san/tests/test_disasm_kernel --update tests/fixtures/disasm
+
 # Refresh tests/fixtures/helpers from the running kernel (root).
 helper-fixtures: $(B)/san/tests/test_helpers_kernel
 	mkdir -p tests/fixtures/helpers
@@ -212,9 +216,10 @@ SCALAR_COUNT ?= 12000
 scalar-fixtures: $(B)/scalar-gen
 	mkdir -p $(dir $(SCALAR_FIXTURES))
 	$(B)/scalar-gen -n $(SCALAR_COUNT) -o $(SCALAR_FIXTURES)
-$(B)/scalar-gen: tests/scalar/gen.c
+$(B)/scalar-gen: tests/scalar/gen.c tests/unit/scalar_live.c tests/unit/scalar_live.h
 	mkdir -p $(B)
-	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< -o $@ $(PKG_LIBS)
+	$(CC) $(BASE_CFLAGS) -Itests/unit -O2 -g $(PKG_CFLAGS) $< tests/unit/scalar_live.c \
+		-o $@ $(PKG_LIBS)
 
 # Full soundness run of the number domain (over 2*10^9 checks) on an
 # optimized build; `make check` runs a smaller sample of the same tests.

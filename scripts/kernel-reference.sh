@@ -23,10 +23,11 @@
 #   2. the verdicts:  scripts/kernel-reference.sh tests/conformance/kernel-6.18.csv
 #      and the test loader's: build/conformance-runner -q --reference live \
 #        --record tests/conformance/kernel-6.18-testloader.csv build/corpus/verifier
-#   3. the fixtures: make helper-fixtures; CTX_FIXTURE_WRITE=1 and
+#   3. the fixtures: make helper-fixtures disasm-fixtures; CTX_FIXTURE_WRITE=1 and
 #      MAPS_FIXTURE_WRITE=1 build/san/tests/test_{ctx,maps}_kernel;
 #      make scalar-fixtures; scripts/disasm-fixture.py record and
-#      scripts/level2-fixture.py record for tests/fixtures/logs;
+#      scripts/level2-fixture.py record for tests/fixtures/logs (level2,
+#      prune and btf_trace lists);
 #      tests/fixtures/verify/kernel-agree.tsv from the new csv;
 #   4. the names: scripts/kernel-reference.sh --describe, into the
 #      verdicts.* and target.* lines of tests/conformance/kernel-6.18.build;

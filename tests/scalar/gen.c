@@ -34,9 +34,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "scalar_live.h"
+
 #define MAX_INSNS 64
-#define LOG_SIZE (4u << 20)
-#define F_TEST_REG_INVARIANTS (1u << 7)
 
 struct insn {
 	uint8_t code;
@@ -369,207 +369,10 @@ static void gen_prog(struct rng *r, struct prog *p)
 	emit(p, C_JMP | J_EXIT, 0, 0, 0, 0);
 }
 
-/* ---- Log normalisation -------------------------------------------------- */
+/* ---- Records ------------------------------------------------------------ */
 
-/* Registers read by a jump or ALU insn at idx, as a bit set. */
-static unsigned int regs_read(const struct prog *p, int idx)
-{
-	const struct insn *in;
-	unsigned int set;
-
-	if (idx < 0 || idx >= p->len)
-		return 0;
-	in = &p->insn[idx];
-	set = 1u << (in->regs & 15);
-	if (in->code & S_X)
-		set |= 1u << (in->regs >> 4);
-	return set;
-}
-
-/* Remove "id=N," / "id=N+K," / "(id=N)" and a leading P from one state. */
-static void clean_state(char *s)
-{
-	char *p, *q;
-
-	if (s[0] == 'P')
-		memmove(s, s + 1, strlen(s));
-	p = strstr(s, "id=");
-	if (!p)
-		return;
-	q = p + 3;
-	while ((*q >= '0' && *q <= '9') || *q == '+' || *q == '-')
-		q++;
-	if (*q == ',')
-		q++;	/* "scalar(id=1)" simply becomes "scalar()" */
-	memmove(p, q, strlen(q) + 1);
-}
-
-static bool is_scalar_state(const char *s)
-{
-	if (s[0] == 'P')
-		s++;
-	return strncmp(s, "scalar(", 7) == 0 || s[0] == '-' ||
-	       (s[0] >= '0' && s[0] <= '9');
-}
-
-/*
- * Writes the scalar registers of a state text ("R1=... R2=...") that are
- * in `keep` (bit set of register numbers; ~0 for all) to `out`.
- */
-static void emit_regs(gzFile out, const char *state, unsigned int keep)
-{
-	char tok[512];
-	const char *s = state;
-
-	while (*s) {
-		int depth = 0, n = 0, reg;
-		char *eq;
-
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		while (*s && (depth > 0 || *s != ' ')) {
-			if (*s == '(')
-				depth++;
-			else if (*s == ')')
-				depth--;
-			if (n < (int)sizeof(tok) - 1)
-				tok[n++] = *s;
-			s++;
-		}
-		tok[n] = '\0';
-		if (tok[0] != 'R' || !(eq = strchr(tok, '=')))
-			continue;
-		reg = atoi(tok + 1);
-		if (reg < 0 || reg > 10 || !(keep & (1u << reg)))
-			continue;
-		if (!is_scalar_state(eq + 1))
-			continue;
-		clean_state(eq + 1);
-		gzprintf(out, " %s", tok);
-	}
-}
-
-static bool parse_idx(const char *s, int *idx, const char **rest)
-{
-	char *end;
-	long v = strtol(s, &end, 10);
-
-	if (end == s || *end != ':')
-		return false;
-	*idx = (int)v;
-	*rest = end + 1;
-	return true;
-}
-
-/*
- * Turns the kernel's log into records. `last_insn` tracks the last
- * instruction line whose state is still pending (printed on a line of its
- * own after mark_precise output).
- */
-static void emit_log(gzFile out, const struct prog *p, char *log)
-{
-	char *line, *save = NULL;
-	bool after_from = false, pending = false;
-
-	for (line = strtok_r(log, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		const char *rest;
-		int idx, a, b;
-
-		if (sscanf(line, "from %d to %d:", &a, &b) == 2) {
-			const char *st = strchr(line, ':') + 1;
-
-			if (pending)
-				gzprintf(out, "\n");
-			pending = false;
-			if (strcmp(st, " safe") == 0) {
-				gzprintf(out, "F %d %d\n", a, b);
-				after_from = false;
-			} else {
-				gzprintf(out, "f %d %d", a, b);
-				emit_regs(out, st, regs_read(p, a));
-				gzprintf(out, "\n");
-				after_from = true;
-			}
-			continue;
-		}
-		if (!parse_idx(line, &idx, &rest))
-			continue;
-		if (strcmp(rest, " safe") == 0) {
-			if (pending)
-				gzprintf(out, "\n");
-			pending = false;
-			gzprintf(out, "s %d\n", idx);
-			after_from = false;
-			continue;
-		}
-		if (rest[0] == ' ' && rest[1] == '(') {
-			const char *semi = strchr(rest, ';');
-
-			if (pending)
-				gzprintf(out, "\n");
-			gzprintf(out, "i %d", idx);
-			if (semi) {
-				emit_regs(out, semi + 1, ~0u);
-				gzprintf(out, "\n");
-				pending = false;
-			} else {
-				pending = true;
-			}
-			after_from = false;
-			continue;
-		}
-		if (rest[0] == ' ' && rest[1] == 'R') {
-			/* Full state at a path start (skipped: the "from"
-			 * line has it) or the state of a decided jump that
-			 * follows its mark_precise lines. */
-			if (!after_from && pending) {
-				emit_regs(out, rest, ~0u);
-				gzprintf(out, "\n");
-				pending = false;
-			}
-			after_from = false;
-			continue;
-		}
-	}
-	if (pending)
-		gzprintf(out, "\n");
-}
-
-/* Last meaningful line of a rejected program's log. */
-static void emit_error(gzFile out, int err, char *log)
-{
-	char *line, *save = NULL, *last = NULL, *prev = NULL;
-
-	for (line = strtok_r(log, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (strncmp(line, "processed ", 10) == 0)
-			continue;
-		prev = last;
-		last = line;
-	}
-	(void)prev;
-	gzprintf(out, "e %d %s\n", err, last ? last : "");
-}
-
-static int load(const struct prog *p, char *log, size_t log_sz)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log,
-		    .log_size = (unsigned int)log_sz, .log_level = 2,
-		    .prog_flags = F_TEST_REG_INVARIANTS);
-	int fd;
-
-	log[0] = '\0';
-	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "scalar", "GPL",
-			   (const struct bpf_insn *)p->insn, (size_t)p->len,
-			   &opts);
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
+/* The log becomes record lines in tests/unit/scalar_live.c, which
+ * test_scalar_kernel --live uses to compare the kernel with the record. */
 
 static void emit_prog(gzFile out, int n, const struct prog *p)
 {
@@ -590,7 +393,6 @@ int main(int argc, char **argv)
 	const char *path = "tests/fixtures/scalar/progs.txt.gz";
 	uint64_t seed = 1;
 	int count = 12000, opt, i, rejected = 0, failed = 0;
-	char *log, *copy;
 	gzFile out;
 
 	while ((opt = getopt(argc, argv, "n:s:o:")) != -1) {
@@ -610,42 +412,38 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	log = malloc(LOG_SIZE);
-	copy = malloc(LOG_SIZE);
 	out = gzopen(path, "wb9");
-	if (!log || !copy || !out) {
-		fprintf(stderr, "gen: cannot allocate or open %s\n", path);
+	if (!out) {
+		fprintf(stderr, "gen: cannot open %s\n", path);
 		return 1;
 	}
 	for (i = 0; i < count; i++) {
 		struct rng r = { seed * 0x100000001b3ULL + (uint64_t)i };
 		struct prog p;
+		char *rec;
 		int err;
 
 		gen_prog(&r, &p);
-		err = load(&p, log, LOG_SIZE);
-		if (err == -EPERM || err == -ENOSPC || !log[0]) {
-			/* No BPF here, or an oversized log: not a fixture. */
+		err = scalar_live_record(p.insn, (size_t)p.len, &rec);
+		if (err) {
+			/* No BPF here, or an oversized or empty log: not a
+			 * fixture. */
 			failed++;
-			if (err == -EPERM) {
-				fprintf(stderr, "gen: bpf(BPF_PROG_LOAD) not permitted\n");
+			if (err == -EPERM || err == -ENOMEM) {
+				fprintf(stderr, "gen: %s\n", err == -EPERM ?
+					"bpf(BPF_PROG_LOAD) not permitted" : "out of memory");
 				break;
 			}
 			continue;
 		}
 		emit_prog(out, i, &p);
-		memcpy(copy, log, strlen(log) + 1);
-		emit_log(out, &p, log);
-		if (err) {
-			rejected++;
-			emit_error(out, -err, copy);
-		} else {
-			gzprintf(out, ".\n");
-		}
+		gzputs(out, rec);
+		/* The record of a rejected program ends "e <errno> <message>". */
+		rejected += rec[0] == 'e' || strstr(rec, "\ne ") != NULL;
+		free(rec);
 	}
 	gzclose(out);
-	free(log);
-	free(copy);
+	scalar_live_free();
 	fprintf(stderr, "gen: %d programs, %d rejected, %d skipped -> %s\n",
 		count - failed, rejected, failed, path);
 	return failed == count ? 1 : 0;
