@@ -216,9 +216,10 @@ SCALAR_COUNT ?= 12000
 scalar-fixtures: $(B)/scalar-gen
 	mkdir -p $(dir $(SCALAR_FIXTURES))
 	$(B)/scalar-gen -n $(SCALAR_COUNT) -o $(SCALAR_FIXTURES)
-$(B)/scalar-gen: tests/scalar/gen.c tests/unit/scalar_live.c tests/unit/scalar_live.h
+SCALAR_GEN_SUPPORT := tests/unit/scalar_live.c tests/unit/kernel_log.c
+$(B)/scalar-gen: tests/scalar/gen.c $(SCALAR_GEN_SUPPORT) $(wildcard tests/unit/*.h)
 	mkdir -p $(B)
-	$(CC) $(BASE_CFLAGS) -Itests/unit -O2 -g $(PKG_CFLAGS) $< tests/unit/scalar_live.c \
+	$(CC) $(BASE_CFLAGS) -Itests/unit -O2 -g $(PKG_CFLAGS) $< $(SCALAR_GEN_SUPPORT) \
 		-o $@ $(PKG_LIBS)
 
 # Full soundness run of the number domain (over 2*10^9 checks) on an

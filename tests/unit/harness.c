@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "test.h"
 
@@ -72,4 +74,21 @@ const char *test_prog_path(char *buf, size_t sz, const char *name)
 
 	snprintf(buf, sz, "%s/%s.o", dir ? dir : "build/progs", name);
 	return buf;
+}
+
+int test_grow(void *vp, size_t n, size_t *cap, size_t size)
+{
+	void *v, *grown;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	memcpy(&v, vp, sizeof(v));
+	c = *cap ? 2 * *cap : 64;
+	grown = realloc(v, c * size);
+	if (!grown)
+		return -ENOMEM;
+	memcpy(vp, &grown, sizeof(grown));
+	*cap = c;
+	return 0;
 }

@@ -207,3 +207,30 @@ bool klog_next_line(const char **cursor, const char **line, size_t *len)
 	}
 	return true;
 }
+
+bool klog_next_token(const char **s, char *tok, size_t tok_sz)
+{
+	const char *p = *s;
+	size_t n = 0;
+	int depth = 0;
+
+	while (*p == ' ')
+		p++;
+	if (!*p) {
+		*s = p;
+		return false;
+	}
+	while (*p && (depth > 0 || *p != ' ')) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		if (n + 1 < tok_sz)
+			tok[n++] = *p;
+		p++;
+	}
+	if (tok_sz)
+		tok[n] = '\0';
+	*s = p;
+	return true;
+}

@@ -67,4 +67,10 @@ enum klog_kind klog_parse_line(const char *line, size_t len,
  */
 bool klog_next_line(const char **cursor, const char **line, size_t *len);
 
+/* The next "Rn=state" token of a state text ("R1=scalar(...) R10=fp0"):
+ * tokens end at a space outside parentheses. Copies it NUL-terminated
+ * into tok (truncated to tok_sz - 1) and moves *s past it; false at the
+ * end of the text. */
+bool klog_next_token(const char **s, char *tok, size_t tok_sz);
+
 #endif

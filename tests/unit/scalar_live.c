@@ -16,6 +16,7 @@
 
 #include <bpf/bpf.h>
 
+#include "kernel_log.h"
 #include "scalar_live.h"
 
 #define LOG_SIZE (4u << 20)
@@ -108,24 +109,10 @@ static void emit_regs(struct sbuf *out, const char *state, unsigned int keep)
 	char tok[512];
 	const char *s = state;
 
-	while (*s) {
-		int depth = 0, n = 0, reg;
+	while (klog_next_token(&s, tok, sizeof(tok))) {
 		char *eq;
+		int reg;
 
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		while (*s && (depth > 0 || *s != ' ')) {
-			if (*s == '(')
-				depth++;
-			else if (*s == ')')
-				depth--;
-			if (n < (int)sizeof(tok) - 1)
-				tok[n++] = *s;
-			s++;
-		}
-		tok[n] = '\0';
 		if (tok[0] != 'R' || !(eq = strchr(tok, '=')))
 			continue;
 		reg = atoi(tok + 1);

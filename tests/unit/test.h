@@ -67,6 +67,10 @@ void test_skip_named(const char *name, const char *fmt, ...)
 void test_run(struct test_ctx *t, const char *name,
 	      void (*fn)(struct test_ctx *t));
 int test_finish(struct test_ctx *t);
+/* Room for one more element in the growing array *vp (n used, *cap
+ * allocated, elements of `size` bytes): the capacity doubles from 64.
+ * 0, or -ENOMEM with the array unchanged. */
+int test_grow(void *vp, size_t n, size_t *cap, size_t size);
 /* Path of a BPF object compiled from tests/progs/NAME.c. */
 const char *test_prog_path(char *buf, size_t sz, const char *name);
 

@@ -134,15 +134,8 @@ static int rprog_add(struct rprog *r, char kind, unsigned long idx,
 			return 0;
 		}
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 64;
-		struct rline *grown = realloc(r->lines, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		r->lines = grown;
-		r->cap = cap;
-	}
+	if (test_grow(&r->lines, r->n, &r->cap, sizeof(*r->lines)))
+		return -ENOMEM;
 	r->lines[r->n] = (struct rline){ .kind = kind, .idx = idx, .pad_ok = pad_ok };
 	snprintf(r->lines[r->n].text, sizeof(r->lines[0].text), "%s", text);
 	r->n++;
@@ -154,15 +147,8 @@ static struct rprog *record_add(struct record *rec, const char *name)
 {
 	struct rprog *r;
 
-	if (rec->n == rec->cap) {
-		size_t cap = rec->cap ? 2 * rec->cap : 64;
-		struct rprog *grown = realloc(rec->progs, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		rec->progs = grown;
-		rec->cap = cap;
-	}
+	if (test_grow(&rec->progs, rec->n, &rec->cap, sizeof(*rec->progs)))
+		return NULL;
 	r = &rec->progs[rec->n++];
 	memset(r, 0, sizeof(*r));
 	snprintf(r->name, sizeof(r->name), "%s", name);

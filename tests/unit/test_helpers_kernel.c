@@ -438,15 +438,8 @@ static bool args_hidden(const char *log)
 
 static struct argrec *new_argrec(struct kctx *k)
 {
-	if (k->nargs == k->args_cap) {
-		size_t cap = k->args_cap ? 2 * k->args_cap : 256;
-		struct argrec *grown = realloc(k->args, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		k->args = grown;
-		k->args_cap = cap;
-	}
+	if (test_grow(&k->args, k->nargs, &k->args_cap, sizeof(*k->args)))
+		return NULL;
 	memset(&k->args[k->nargs], 0, sizeof(k->args[0]));
 	return &k->args[k->nargs++];
 }

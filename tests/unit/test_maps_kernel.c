@@ -193,15 +193,8 @@ static void bpfvet_row(struct test_ctx *t, const struct bpfvet_program *prog,
 
 static int add_row(struct results *out, const struct mapsfix_row *r)
 {
-	if (out->n == out->cap) {
-		size_t cap = out->cap ? out->cap * 2 : 64;
-		struct mapsfix_row *grown = realloc(out->rows, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		out->rows = grown;
-		out->cap = cap;
-	}
+	if (test_grow(&out->rows, out->n, &out->cap, sizeof(*out->rows)))
+		return -ENOMEM;
 	out->rows[out->n++] = *r;
 	return 0;
 }

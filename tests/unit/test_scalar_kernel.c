@@ -26,6 +26,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "kernel_log.h"
 #include "live.h"
 #include "scalar.h"
 #include "scalar_live.h"
@@ -382,25 +383,10 @@ static void compare_regs(struct replay *rp, int idx, const char *list)
 	char tok[512], ours[512];
 	const char *s = list;
 
-	while (*s) {
-		int depth = 0, n = 0, reg;
-		const char *eq;
+	while (klog_next_token(&s, tok, sizeof(tok))) {
+		const char *eq = strchr(tok, '=');
+		int reg;
 
-		while (*s == ' ')
-			s++;
-		if (!*s)
-			break;
-		while (*s && (depth > 0 || *s != ' ')) {
-			if (*s == '(')
-				depth++;
-			else if (*s == ')')
-				depth--;
-			if (n < (int)sizeof(tok) - 1)
-				tok[n++] = *s;
-			s++;
-		}
-		tok[n] = '\0';
-		eq = strchr(tok, '=');
 		if (tok[0] != 'R' || !eq)
 			continue;
 		reg = atoi(tok + 1);
