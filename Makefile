@@ -98,11 +98,19 @@ $(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
 $(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
 	$(CC) $(SAN_FLAGS) $^ -o $@ $(PKG_LIBS) -lm
 
+# The test support files (tests/unit/*.c other than test_*.c) are compiled
+# once into an archive that every test binary links.
+TEST_CFLAGS = $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS)
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT:tests/unit/%.c=$(B)/san/tests/support/%.o)
+$(B)/san/tests/support/%.o: tests/unit/%.c $(HDRS) $(CONF_HDRS) | $(B)/san/tests/support
+	$(CC) $(TEST_CFLAGS) -c $< -o $@
+$(B)/san/tests/support.a: $(TEST_SUPPORT_OBJS)
+	rm -f $@ && ar rcs $@ $^
 $(B)/san/tests/test_conf_%: TEST_EXTRA = $(CONF_LIB_SRCS)
-$(B)/san/tests/%: tests/unit/%.c $(TEST_SUPPORT) $(B)/san/libbpfvet.a $(HDRS) \
+$(B)/san/tests/%: tests/unit/%.c $(B)/san/tests/support.a $(B)/san/libbpfvet.a $(HDRS) \
 		$(CONF_LIB_SRCS) $(CONF_HDRS) | $(B)/san/tests
-	$(CC) $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) \
-		$< $(TEST_SUPPORT) $(TEST_EXTRA) $(B)/san/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+	$(CC) $(TEST_CFLAGS) $< $(TEST_EXTRA) $(B)/san/tests/support.a $(B)/san/libbpfvet.a \
+		-o $@ $(PKG_LIBS) -lm
 
 # The runner loads programs into the kernel with the selftests' own libbpf
 # (Linux 6.12's, built from the corpus sources; see scripts/build-libbpf.sh).
@@ -119,7 +127,7 @@ $(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
 $(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples
 	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
 
-$(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/progs $(B)/examples:
+$(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/san/tests/support $(B)/progs $(B)/examples:
 	mkdir -p $@
 
 # The recorded Linux 6.18 target (tests/conformance/kernel-6.18.build):
