@@ -10,19 +10,6 @@
 
 #include "verifier.h"
 
-#define MAX_LINKED_REGS 6
-
-struct linked_reg {
-	uint8_t frameno;
-	uint8_t regno;		/* register number or stack slot index */
-	bool is_reg;
-};
-
-struct linked_regs {
-	int cnt;
-	struct linked_reg e[MAX_LINKED_REGS];
-};
-
 /* Calls fn on every register and spilled register of every frame. */
 void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *),
 		  void *arg)
@@ -84,32 +71,6 @@ static void collect_linked_regs(const struct vet_env *env, struct vstate *st, ui
 			if (f->stack[s].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
 				collect_one(set, &f->stack[s].spilled_ptr, id,
 					    (uint32_t)i, (uint32_t)s, false);
-	}
-}
-
-/* Packed form for the jump history: 6 entries of 10 bits plus a count. */
-static uint64_t pack_linked_regs(const struct linked_regs *set)
-{
-	uint64_t v = 0;
-
-	for (int i = set->cnt - 1; i >= 0; i--) {
-		const struct linked_reg *e = &set->e[i];
-
-		v = (v << 10) | ((uint64_t)e->is_reg << 9) |
-		    ((uint64_t)(e->regno & 0x3f) << 3) | (e->frameno & 7);
-	}
-	return (v << 3) | (uint64_t)set->cnt;
-}
-
-void unpack_linked_regs(uint64_t v, int *cnt, struct linked_reg_view *out)
-{
-	*cnt = (int)(v & 7);
-	v >>= 3;
-	for (int i = 0; i < *cnt; i++) {
-		out[i].frameno = v & 7;
-		out[i].regno = (v >> 3) & 0x3f;
-		out[i].is_reg = (v >> 9) & 1;
-		v >>= 10;
 	}
 }
 

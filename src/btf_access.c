@@ -50,14 +50,6 @@ static const char *msg_name(const struct btf *btf, const struct btf_type *t)
 	return kbtf_msg_name(btf, t->name_off);
 }
 
-const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
-{
-	(void)env;
-	if (!btf)
-		return "?";
-	return kbtf_name(btf, id);
-}
-
 #define TRUSTED_MODIFIERS (MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
 
 bool reg_is_trusted(const struct reg_state *reg)

@@ -61,9 +61,5 @@ int kbtf_find_essential(const struct btf *btf, const struct btf_index *ix, const
 int kbtf_attach_find(const struct btf *btf, const struct btf_index *ix, const char *target,
 		     uint32_t attach_type);
 
-/* btf_ksym.c: is extern `ext` of the program a weak typed ksym or kfunc
- * that the object's target BTF lacks (libbpf then loads 0)? false when
- * the object has no target BTF. */
-bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext);
 
 #endif

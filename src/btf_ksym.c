@@ -14,7 +14,6 @@
 
 #include "btf_kern.h"
 #include "core.h"
-#include "kernel_load.h"
 #include "verifier.h"
 
 #define PERCPU_SEC ".data..percpu"
@@ -60,40 +59,9 @@ static int mark_var(struct vet_env *env, uint32_t var_id, struct reg_state *dst)
 	return 0;
 }
 
-/* The kernel's FUNC or VAR for the extern as libbpf resolves it: the
- * name without its ___flavor, and a compatible type; -ENOENT if none. */
-static int kernel_sym(const struct bpfvet_program *prog, const struct btf *targ,
-		      const struct bpfvet_extern *e)
-{
-	const struct btf *local = prog->obj ? prog->obj->btf : NULL;
-	int kind = e->kind == BPFVET_EXTERN_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR;
-	const struct btf_index *ix = prog->obj && targ == prog->obj->targ_btf ?
-				     prog->obj->targ_index : NULL;
-	int id = kbtf_find_essential(targ, ix, e->name, kind);
-
-	if (id <= 0 || !local)
-		return -ENOENT;
-	if (core_types_compat_unqual(local, e->type_id, targ,
-				     btf__type_by_id(targ, (uint32_t)id)->type) <= 0)
-		return -ENOENT;
-	return id;
-}
-
 static int find_kernel_sym(const struct vet_env *env, const struct bpfvet_extern *e)
 {
-	return kernel_sym(env->prog, env->targ_btf, e);
-}
-
-bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext)
-{
-	const struct btf *targ = prog->obj ? prog->obj->targ_btf : NULL;
-	const struct bpfvet_extern *e;
-
-	if (!targ || ext >= prog->extern_cnt)
-		return false;
-	e = &prog->externs[ext];
-	return e->weak && (e->kind == BPFVET_EXTERN_KFUNC || e->kind == BPFVET_EXTERN_KSYM) &&
-	       kernel_sym(prog, targ, e) < 0;
+	return extern_kernel_id(env->prog, env->targ_btf, e);
 }
 
 /*

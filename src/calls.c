@@ -13,14 +13,6 @@
 
 #include "verifier.h"
 
-int subprog_at(const struct vet_env *env, uint32_t insn_idx)
-{
-	for (uint32_t i = 0; i < env->subprog_cnt; i++)
-		if (env->subprogs[i].start == insn_idx)
-			return (int)i;
-	return -1;
-}
-
 static const char *subprog_name(const struct vet_env *env, uint32_t i)
 {
 	return env->subprogs[i].name ? env->subprogs[i].name : "?";

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Static checks before the walk, in the kernel's order: subprogram
- * discovery, jump ranges and subprogram ends, the opcode table and LD_IMM64
- * shape, then a depth-first walk of the control-flow graph that rejects
+ * discovery, jump ranges and subprogram ends (the opcode table and LD_IMM64
+ * references come next, in insn_check.c), then a depth-first walk of the
+ * control-flow graph that rejects
  * unreachable code and (unprivileged) back-edges, and marks the prune
  * points, jump points and forced checkpoints used by state pruning.
  */
@@ -13,45 +14,13 @@
 #include "helpers.h"
 #include "verifier.h"
 
-static bool opcode_valid(uint8_t code)
+/* The subprogram that starts at insn_idx, or -1. */
+int subprog_at(const struct vet_env *env, uint32_t insn_idx)
 {
-	uint8_t cls = BPF_CLASS(code), op = BPF_OP(code);
-
-	switch (cls) {
-	case BPF_ALU:
-	case BPF_ALU64:
-		if (op == BPF_NEG)
-			return BPF_SRC(code) == BPF_K;
-		if (op == BPF_END)
-			return cls == BPF_ALU || BPF_SRC(code) == BPF_K;
-		return op <= BPF_ARSH;
-	case BPF_JMP:
-		if (op == BPF_JA || op == BPF_CALL || op == BPF_EXIT ||
-		    op == BPF_JCOND)
-			return BPF_SRC(code) == BPF_K;
-		return op <= BPF_JSLE;
-	case BPF_JMP32:
-		if (op == BPF_JA)
-			return BPF_SRC(code) == BPF_K;
-		if (op == BPF_CALL || op == BPF_EXIT || op == BPF_JCOND)
-			return false;
-		return op <= BPF_JSLE;
-	case BPF_LD:
-		if (code == (BPF_LD | BPF_IMM | BPF_DW))
-			return true;
-		if (BPF_MODE(code) != BPF_ABS && BPF_MODE(code) != BPF_IND)
-			return false;
-		return BPF_SIZE(code) != BPF_DW;
-	case BPF_LDX:
-		if (BPF_MODE(code) == BPF_MEM)
-			return true;
-		return BPF_MODE(code) == BPF_MEMSX && BPF_SIZE(code) != BPF_DW;
-	case BPF_ST:
-		return BPF_MODE(code) == BPF_MEM;
-	case BPF_STX:
-		return BPF_MODE(code) == BPF_MEM || BPF_MODE(code) == BPF_ATOMIC;
-	}
-	return false;
+	for (uint32_t i = 0; i < env->subprog_cnt; i++)
+		if (env->subprogs[i].start == insn_idx)
+			return (int)i;
+	return -1;
 }
 
 bool insn_is_pseudo_call(const struct bpfvet_insn *insn)
@@ -203,58 +172,6 @@ next:
 			}
 			cur++;
 		}
-	}
-	return 0;
-}
-
-/* Checks done on every instruction before the walk (the kernel does them
- * while resolving LD_IMM64 map references). */
-int cfg_check_insns(struct vet_env *env)
-{
-	for (uint32_t i = 0; i < env->insn_cnt; i++) {
-		const struct bpfvet_insn *insn = &env->insns[i];
-
-		if (!opcode_valid(insn->code)) {
-			verbose(env, "unknown opcode %02x\n", insn->code);
-			return -EINVAL;
-		}
-		if (BPF_CLASS(insn->code) == BPF_LDX &&
-		    ((BPF_MODE(insn->code) != BPF_MEM &&
-		      BPF_MODE(insn->code) != BPF_MEMSX) || insn->imm != 0)) {
-			verbose(env, "BPF_LDX uses reserved fields\n");
-			return -EINVAL;
-		}
-		if (!insn_is_ldimm64(insn))
-			continue;
-		if (i + 1 == env->insn_cnt || insn[1].code || insn[1].dst_reg ||
-		    insn[1].src_reg || insn[1].off) {
-			verbose(env, "invalid bpf_ld_imm64 insn\n");
-			return -EINVAL;
-		}
-		if (insn->off) {
-			verbose(env, "BPF_LD_IMM64 uses reserved fields\n");
-			return -EINVAL;
-		}
-		if (insn->src_reg > BPF_PSEUDO_MAP_IDX_VALUE ||
-		    ((insn->src_reg == BPF_PSEUDO_MAP_FD ||
-		      insn->src_reg == BPF_PSEUDO_MAP_IDX) && insn[1].imm)) {
-			verbose(env, "unrecognized bpf_ld_imm64 insn\n");
-			return -EINVAL;
-		}
-		if (insn->src_reg == BPF_PSEUDO_MAP_FD ||
-		    insn->src_reg == BPF_PSEUDO_MAP_VALUE) {
-			int err = maps_check_ldimm64(env, i);
-
-			if (err)
-				return err;
-		}
-		if (insn->src_reg == BPF_PSEUDO_BTF_ID) {
-			int err = ksym_check_ldimm64(env, i);
-
-			if (err)
-				return err;
-		}
-		i++;
 	}
 	return 0;
 }

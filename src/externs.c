@@ -12,6 +12,8 @@
 
 #include <bpf/btf.h>
 
+#include "btf_kern.h"
+#include "core.h"
 #include "loader.h"
 
 static int find_extern_btf_id(const struct btf *btf, const char *name)
@@ -246,4 +248,35 @@ void externs_free(struct loader *ld)
 	free(ld->exts);
 	ld->exts = NULL;
 	ld->ext_cnt = 0;
+}
+
+/* The kernel's FUNC or VAR for the extern as libbpf resolves it: the
+ * name without its ___flavor, and a compatible type; -ENOENT if none. */
+int extern_kernel_id(const struct bpfvet_program *prog, const struct btf *targ,
+		     const struct bpfvet_extern *e)
+{
+	const struct btf *local = prog->obj ? prog->obj->btf : NULL;
+	int kind = e->kind == BPFVET_EXTERN_KFUNC ? BTF_KIND_FUNC : BTF_KIND_VAR;
+	const struct btf_index *ix = prog->obj && targ == prog->obj->targ_btf ?
+				     prog->obj->targ_index : NULL;
+	int id = kbtf_find_essential(targ, ix, e->name, kind);
+
+	if (id <= 0 || !local)
+		return -ENOENT;
+	if (core_types_compat_unqual(local, e->type_id, targ,
+				     btf__type_by_id(targ, (uint32_t)id)->type) <= 0)
+		return -ENOENT;
+	return id;
+}
+
+bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext)
+{
+	const struct btf *targ = prog->obj ? prog->obj->targ_btf : NULL;
+	const struct bpfvet_extern *e;
+
+	if (!targ || ext >= prog->extern_cnt)
+		return false;
+	e = &prog->externs[ext];
+	return e->weak && (e->kind == BPFVET_EXTERN_KFUNC || e->kind == BPFVET_EXTERN_KSYM) &&
+	       extern_kernel_id(prog, targ, e) < 0;
 }

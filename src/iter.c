@@ -14,23 +14,6 @@
 #include "iter.h"
 #include "verifier.h"
 
-const char *iter_type_str(uint32_t btf_id)
-{
-	return btf_id == ITER_NUM ? "num" : "<invalid>";
-}
-
-const char *iter_state_str(int state)
-{
-	switch (state) {
-	case ITER_STATE_ACTIVE:
-		return "active";
-	case ITER_STATE_DRAINED:
-		return "drained";
-	default:
-		return "<invalid>";
-	}
-}
-
 static int iter_nr_slots(enum iter_type t)
 {
 	(void)t;
@@ -42,34 +25,9 @@ static struct func_state *reg_frame(const struct vet_env *env, const struct reg_
 	return env->cur->frame[reg->frameno];
 }
 
-/* The first slot of the object at reg in frame f: a constant, 8-aligned
- * stack offset with room below for all its slots. -ERANGE: not allocated
- * yet. quiet: a bad offset is -EINVAL without a word in the log. */
-static int iter_spi(struct vet_env *env, const struct func_state *f,
-		    const struct reg_state *reg, int nr_slots, bool quiet)
-{
-	int off, spi;
-
-	if (!tnum_is_const(reg->b.var_off)) {
-		if (!quiet)
-			verbose(env, "iter has to be at a constant offset\n");
-		return -EINVAL;
-	}
-	off = reg->off + (int)reg->b.var_off.value;
-	spi = (-off - 1) / BPF_REG_SIZE;
-	if (off % BPF_REG_SIZE || spi + 1 < nr_slots) {
-		if (!quiet)
-			verbose(env, "cannot pass in iter at an offset=%d\n", off);
-		return -EINVAL;
-	}
-	if (spi - nr_slots + 1 < 0 || spi >= f->allocated_stack / BPF_REG_SIZE)
-		return -ERANGE;
-	return spi;
-}
-
 static int iter_get_spi(struct vet_env *env, const struct reg_state *reg, int nr_slots)
 {
-	return iter_spi(env, reg_frame(env, reg), reg, nr_slots, false);
+	return iter_slot_spi(env, reg_frame(env, reg), reg, nr_slots, false);
 }
 
 static bool slots_hold_no_iter(struct vet_env *env, const struct reg_state *reg, int nr_slots)
@@ -266,43 +224,4 @@ int iter_process_next(struct vet_env *env, uint32_t insn_idx, const struct iter_
 	iter->iter.state = ITER_STATE_DRAINED;
 	reg_mark_known(&cur_regs(env)[BPF_REG_0], 0);
 	return 0;
-}
-
-/* At an iterator's _next(): is the iterator in R1 still active? Only then
- * does a matching earlier state close the loop. */
-bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
-{
-	const struct func_state *f = cur->frame[cur->curframe];
-	const struct reg_state *r1 = &f->regs[BPF_REG_1];
-	const struct func_state *owner;
-	int spi;
-
-	if (r1->type != PTR_TO_STACK || r1->frameno > cur->curframe)
-		return false;
-	owner = cur->frame[r1->frameno];
-	spi = iter_spi(env, owner, r1, 1, true);
-	if (spi < 0)
-		return false;
-	return owner->stack[spi].spilled_ptr.iter.state == ITER_STATE_ACTIVE;
-}
-
-/* An infinite loop needs the same iterators at the same depths: a deeper
- * active iterator means the loop did advance. */
-bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
-{
-	for (int fr = (int)old->curframe; fr >= 0; fr--) {
-		const struct func_state *of = old->frame[fr], *cf = cur->frame[fr];
-
-		for (int i = 0; i < of->allocated_stack / BPF_REG_SIZE; i++) {
-			const struct reg_state *o = &of->stack[i].spilled_ptr;
-
-			if (of->stack[i].slot_type[0] != STACK_ITER ||
-			    o->iter.state != ITER_STATE_ACTIVE)
-				continue;
-			if (i >= cf->allocated_stack / BPF_REG_SIZE ||
-			    cf->stack[i].spilled_ptr.iter.depth != o->iter.depth)
-				return true;
-		}
-	}
-	return false;
 }

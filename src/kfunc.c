@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Kernel function (kfunc) calls. The kernel knows a kfunc by its BTF id in
- * vmlinux and reads its prototype and flags from there; bpfvet knows the
- * few it models by name, with the prototype written down here, so that
- * they verify without a target BTF. The loader leaves the index of the
- * object's extern in imm. Calls to any other kfunc are "unsupported".
+ * Kernel function (kfunc) calls: the checks of a call to one of the
+ * kfuncs bpfvet models (kfunc_table.c). Calls to any other kfunc are
+ * "unsupported".
  */
 #include <errno.h>
 #include <string.h>
@@ -12,55 +10,6 @@
 #include "iter.h"
 #include "object.h"
 #include "verifier.h"
-
-static const struct kfunc_desc kfuncs[] = {
-	/* int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) */
-	{ "bpf_iter_num_new", KFUNC_ITER_NEW, ITER_NUM, 3 },
-	/* int *bpf_iter_num_next(struct bpf_iter_num *it), KF_RET_NULL */
-	{ "bpf_iter_num_next", KFUNC_ITER_NEXT, ITER_NUM, 1 },
-	/* void bpf_iter_num_destroy(struct bpf_iter_num *it) */
-	{ "bpf_iter_num_destroy", KFUNC_ITER_DESTROY, ITER_NUM, 1 },
-	/* void bpf_throw(u64 cookie): ends the program through the
-	 * exception callback (exccb.c) */
-	{ "bpf_throw", KFUNC_THROW, 0, 1 },
-};
-
-const struct kfunc_desc *kfunc_lookup(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	const struct bpfvet_program *prog = env->prog;
-	const char *name;
-
-	/* off != 0 names a module's BTF: none of ours live there. */
-	if (insn->src_reg != BPF_PSEUDO_KFUNC_CALL || insn->off || !prog || insn->imm < 0 ||
-	    (size_t)insn->imm >= prog->extern_cnt)
-		return NULL;
-	name = prog->externs[insn->imm].name;
-	for (size_t i = 0; name && i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
-		if (!strcmp(name, kfuncs[i].name))
-			return &kfuncs[i];
-	return NULL;
-}
-
-bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
-
-	return k && k->kind == KFUNC_ITER_NEXT;
-}
-
-bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
-
-	return k && k->kind == KFUNC_THROW;
-}
-
-int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
-{
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
-
-	return k ? k->nargs : -1;
-}
 
 /* Scalar parameters take any scalar; the kernel checks them in argument
  * order, after the iterator in R1. */

@@ -248,6 +248,14 @@ static inline const struct bpfvet_map *prog_maps(const struct bpfvet_program *pr
 	return prog->raw_maps;
 }
 
+/* externs.c: the kernel's FUNC or VAR for an extern, as libbpf resolves
+ * it against the target BTF (the name without its ___flavor, a compatible
+ * type), or -ENOENT; and whether the extern is a weak ksym or kfunc that
+ * the target lacks (libbpf leaves 0 for it). */
+int extern_kernel_id(const struct bpfvet_program *prog, const struct btf *targ,
+		     const struct bpfvet_extern *e);
+bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext);
+
 /* target.c: a target kernel's BTF, shared by reference count. */
 struct errbuf;
 struct bpfvet_target {

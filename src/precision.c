@@ -160,13 +160,15 @@ static int64_t prev_insn_idx(const struct vstate *st, uint32_t idx, uint32_t *hi
 
 static void sync_linked(struct backtrack *bt, const struct jmp_history_entry *h)
 {
-	struct linked_reg_view e[8];
+	struct linked_regs set;
+	const struct linked_reg *e = set.e;
 	bool any = false;
 	int cnt;
 
 	if (!h || !h->linked_regs)
 		return;
-	unpack_linked_regs(h->linked_regs, &cnt, e);
+	unpack_linked_regs(h->linked_regs, &set);
+	cnt = set.cnt;
 	for (int i = 0; i < cnt && !any; i++)
 		any = e[i].is_reg ? bt_is_frame_reg_set(bt, e[i].frameno, e[i].regno) :
 				    bt_is_frame_slot_set(bt, e[i].frameno, e[i].regno);

@@ -10,8 +10,18 @@
 
 #include <bpf/btf.h>
 
+#include "btf_kern.h"
 #include "iter.h"
 #include "verifier.h"
+
+/* The name of a BTF type in a state, "?" without BTF. */
+const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)
+{
+	(void)env;
+	if (!btf)
+		return "?";
+	return kbtf_name(btf, id);
+}
 
 static const char slot_chars[] = { '?', 'r', 'm', '0', 'd', 'i', 'f' };
 

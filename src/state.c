@@ -187,3 +187,30 @@ struct ref_state *ref_find(struct vstate *st, uint32_t id)
 			return &st->refs[i];
 	return NULL;
 }
+
+uint64_t pack_linked_regs(const struct linked_regs *set)
+{
+	uint64_t v = 0;
+
+	for (int i = set->cnt - 1; i >= 0; i--) {
+		const struct linked_reg *e = &set->e[i];
+
+		v = (v << 10) | ((uint64_t)e->is_reg << 9) |
+		    ((uint64_t)(e->regno & 0x3f) << 3) | (e->frameno & 7);
+	}
+	return (v << 3) | (uint64_t)set->cnt;
+}
+
+void unpack_linked_regs(uint64_t v, struct linked_regs *set)
+{
+	set->cnt = (int)(v & 7);
+	if (set->cnt > MAX_LINKED_REGS)
+		set->cnt = MAX_LINKED_REGS;
+	v >>= 3;
+	for (int i = 0; i < set->cnt; i++) {
+		set->e[i].frameno = v & 7;
+		set->e[i].regno = (v >> 3) & 0x3f;
+		set->e[i].is_reg = (v >> 9) & 1;
+		v >>= 10;
+	}
+}

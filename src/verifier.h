@@ -101,7 +101,7 @@ static inline void scratch_clear(struct vet_env *env)
 /* cfg.c */
 int cfg_find_subprogs(struct vet_env *env);
 int cfg_check_subprogs(struct vet_env *env);
-int cfg_check_insns(struct vet_env *env);
+int check_insns(struct vet_env *env);
 int cfg_walk(struct vet_env *env);
 int cfg_postorder(struct vet_env *env);
 int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
@@ -227,13 +227,23 @@ static inline uint32_t hist_stack_flags(uint32_t frameno, int spi)
 }
 
 /* branch.c */
-struct linked_reg_view {
-	uint32_t frameno;
-	uint32_t regno;
+void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);
+
+/* state.c: the registers and stack slots that share a scalar id at a
+ * conditional jump, as the jump history records them for precision
+ * tracking: packed into 64 bits, 6 entries of 10 bits and a count. */
+#define MAX_LINKED_REGS 6
+struct linked_reg {
+	uint8_t frameno;
+	uint8_t regno;		/* register number or stack slot index */
 	bool is_reg;
 };
-void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);
-void unpack_linked_regs(uint64_t v, int *cnt, struct linked_reg_view *out);
+struct linked_regs {
+	int cnt;
+	struct linked_reg e[MAX_LINKED_REGS];
+};
+uint64_t pack_linked_regs(const struct linked_regs *set);
+void unpack_linked_regs(uint64_t v, struct linked_regs *set);
 
 /* loops.c */
 int compute_scc(struct vet_env *env);
@@ -447,6 +457,8 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
 int check_max_stack_depth(struct vet_env *env);
 
 /* iter.c: open-coded iterators */
+int iter_slot_spi(struct vet_env *env, const struct func_state *f,
+		  const struct reg_state *reg, int nr_slots, bool quiet);
 bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
 bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
 

@@ -227,7 +227,7 @@ static int run_static_checks(struct vet_env *env)
 	if (!err && env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
 		err = struct_ops_check_member(env);
 	if (!err)
-		err = cfg_check_insns(env);
+		err = check_insns(env);
 	if (!err)
 		err = cfg_walk(env);
 	if (!err)
