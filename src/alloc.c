@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "env.h"
+#include "state.h"
 
 /* The header keeps the block size; it is as large as the strictest
  * alignment malloc guarantees, so the caller's part stays aligned. */

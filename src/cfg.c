@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "helpers.h"
-#include "verifier.h"
+#include "analysis.h"
 
 /* The subprogram that starts at insn_idx, or -1. */
 int subprog_at(const struct vet_env *env, uint32_t insn_idx)

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct vet_env;
 
 struct ctx_access {
 	/* Out: type of the loaded register: SCALAR_VALUE or a pointer type
@@ -28,16 +27,5 @@ struct ctx_access {
 	bool is_ldsx;
 };
 
-/*
- * Is an access of `size` bytes at `off` (fixed offset, already including
- * the register's own offset) allowed for this program? `write` selects a
- * store. Returns true and fills `out` when allowed. Uses env->prog_type,
- * env->expected_attach_type and the capability switches in env.
- */
-bool ctx_is_valid_access(const struct vet_env *env, int off, int size,
-			 bool write, struct ctx_access *out);
-
-/* Size of the program type's context, for helpers that take ctx memory. */
-int ctx_size(const struct vet_env *env);
 
 #endif

@@ -2,7 +2,7 @@
 /* Context access rules, queried from the verifier environment. */
 #include "ctx.h"
 #include "ctx_rules.h"
-#include "env.h"
+#include "state.h"
 
 bool ctx_is_valid_access(const struct vet_env *env, int off, int size, bool write,
 			 struct ctx_access *out)

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "verifier.h"
+#include "prune.h"
 
 static bool check_ids(uint32_t old_id, uint32_t cur_id, struct idmap *m)
 {

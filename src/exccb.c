@@ -12,7 +12,7 @@
 
 #include <bpf/btf.h>
 
-#include "verifier.h"
+#include "analysis.h"
 
 #define EXCCB_TAG "exception_callback:"
 

@@ -99,21 +99,11 @@ struct helper_proto {
 	bool has_allowed_hook;
 };
 
-struct vet_env;
-
 /* Prototype by id regardless of program type, NULL for unknown ids. */
 const struct helper_proto *helper_proto_by_id(uint32_t id);
 /* Full name as the kernel prints it ("bpf_map_lookup_elem"), or NULL. */
 const char *helper_name(uint32_t id);
 
-/*
- * The prototype the program may use (the kernel's get_func_proto for the
- * program's type, expected attach type and capabilities), or NULL when the
- * helper is not available to it ("program of this type cannot use helper").
- * Some program types get a different prototype for the same id (e.g.
- * bpf_get_stackid, bpf_perf_event_output, bpf_skb_load_bytes).
- */
-const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t id);
 
 bool helper_is_sync_callback_calling(int32_t id);
 bool helper_is_async_callback_calling(int32_t id);

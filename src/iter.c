@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "iter.h"
 #include "verifier.h"
 
 static int iter_nr_slots(enum iter_type t)

@@ -7,8 +7,7 @@
  */
 #include <errno.h>
 
-#include "iter.h"
-#include "verifier.h"
+#include "state.h"
 
 const char *iter_type_str(uint32_t btf_id)
 {

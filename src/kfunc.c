@@ -7,9 +7,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "iter.h"
-#include "object.h"
 #include "verifier.h"
+#include "object.h"
 
 /* Scalar parameters take any scalar; the kernel checks them in argument
  * order, after the iterator in R1. */

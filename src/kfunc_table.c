@@ -10,9 +10,8 @@
  */
 #include <string.h>
 
-#include "iter.h"
+#include "analysis.h"
 #include "object.h"
-#include "verifier.h"
 
 static const struct kfunc_desc kfuncs[] = {
 	/* int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) */

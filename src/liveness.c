@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "verifier.h"
+#include "analysis.h"
 
 #define R0_BIT		(1u << 0)
 #define CALLER_SAVED	0x3fu	/* r0..r5 */

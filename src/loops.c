@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "prune.h"
 
 #define MAX_BACKEDGE_ITERS 64
 

@@ -25,7 +25,7 @@
 #include <bpf/btf.h>
 
 #include "loader.h"
-#include "verifier.h"
+#include "state.h"
 
 #define MAX_DEPTH 32	/* the kernel's MAX_RESOLVE_DEPTH */
 

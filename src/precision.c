@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "prune.h"
 
 #define REGMASK_ARGS 0x3eu	/* r1..r5 */
 

@@ -11,8 +11,7 @@
 #include <bpf/btf.h>
 
 #include "btf_kern.h"
-#include "iter.h"
-#include "verifier.h"
+#include "state.h"
 
 /* The name of a BTF type in a state, "?" without BTF. */
 const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id)

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-#include "verifier.h"
+#include "prune.h"
 
 static struct state_list *list_of(struct vstate *st)
 {

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "analysis.h"
 
 struct reach_flood {
 	uint32_t serial;

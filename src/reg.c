@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "state.h"
 
 static const char *const base_names[REG_TYPE_BASE_MAX] = {
 	[NOT_INIT] = "?",

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "analysis.h"
 
 #define LIVE_BUCKETS 256
 

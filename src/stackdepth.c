@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 
-#include "verifier.h"
+#include "analysis.h"
 
 #define PRIV_STACK_MIN_SIZE 64
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "state.h"
 
 void frame_free(struct vet_env *env, struct func_state *f)
 {

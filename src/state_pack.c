@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "verifier.h"
+#include "state.h"
 
 #define WORD sizeof(uint64_t)
 

@@ -1,118 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Entry points of the verifier's modules, shared among them. Each group is
- * implemented in the file named in its heading.
+ * The walk: every path of the program, instruction by instruction, over
+ * the abstract state (state.h), with the pre-passes (analysis.h) and
+ * pruning (prune.h) underneath. Entry points of its modules, shared among
+ * them; each group is implemented in the file named in its heading.
  */
 #ifndef BPFVET_VERIFIER_H
 #define BPFVET_VERIFIER_H
 
-#include "env.h"
-#include "helpers.h"
-#include "map_fields.h"
+#include "prune.h"
 
-#define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
-
-static inline struct func_state *cur_frame(const struct vet_env *env)
-{
-	return env->cur->frame[env->cur->curframe];
-}
-
-static inline struct reg_state *cur_regs(const struct vet_env *env)
-{
-	return cur_frame(env)->regs;
-}
-
-static inline int bpf_size_bytes(uint8_t code)
-{
-	static const int sizes[4] = { 4, 2, 1, 8 };
-
-	return sizes[BPF_SIZE(code) >> 3];
-}
-
-/* state.c */
-void frame_free(struct vet_env *env, struct func_state *f);
-struct func_state *frame_take(struct vet_env *env);
-void frame_pool_drain(struct vet_env *env);
-void state_clear(struct vet_env *env, struct vstate *st);
-int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
-/* Where frame fr of st stands: st->insn_idx for the top frame, else the
- * call site recorded in frame fr + 1. */
-uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
-int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
-int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
-		       uint32_t flags, uint64_t linked_regs);
-int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
-void ref_remove(struct vstate *st, uint32_t idx);
-struct ref_state *ref_find(struct vstate *st, uint32_t id);
-
-/* state_pack.c */
-int state_pack(struct vet_env *env, struct vstate *st, uint64_t **packed);
-int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed);
-
-/* reg.c */
-const char *reg_type_str(char *buf, size_t sz, uint32_t type);
-void reg_mark_not_init(struct reg_state *reg);
-void reg_mark_unknown(const struct vet_env *env, struct reg_state *reg);
-void reg_mark_unknown_imprecise(struct reg_state *reg);
-void reg_set_known(struct reg_state *reg, uint64_t v);
-void reg_mark_known(struct reg_state *reg, uint64_t v);
-void reg_mark_ptr(struct reg_state *reg, uint32_t type);
-void frame_init(const struct vet_env *env, struct func_state *f, int callsite,
-		uint32_t frameno, uint32_t subprogno);
-bool reg_is_pointer(const struct vet_env *env, const struct reg_state *reg);
-bool reg_type_is_pkt(uint32_t type);
-bool reg_type_is_map(uint32_t type);
-bool reg_type_is_sk_pointer(uint32_t type);
-bool reg_type_is_spillable(uint32_t type);
-bool reg_is_const(const struct reg_state *reg);
-
-/* print.c */
-void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *reg);
-void print_frame(struct vet_env *env, const struct vstate *st,
-		 const struct func_state *f, bool all);
-void print_state(struct vet_env *env, const struct vstate *st);
-void print_insn_state(struct vet_env *env);
-void print_line_info(struct vet_env *env, uint32_t insn_idx);
-const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id);
-
-static inline void scratch_reg(struct vet_env *env, int regno)
-{
-	env->scratched_regs |= 1u << regno;
-}
-
-static inline void scratch_slot(struct vet_env *env, int spi)
-{
-	if (spi >= 0 && spi < 64)
-		env->scratched_slots |= 1ull << spi;
-}
-
-static inline void scratch_all(struct vet_env *env)
-{
-	env->scratched_regs = ~0u;
-	env->scratched_slots = ~0ull;
-}
-
-static inline void scratch_clear(struct vet_env *env)
-{
-	env->scratched_regs = 0;
-	env->scratched_slots = 0;
-}
-
-/* cfg.c */
-int cfg_find_subprogs(struct vet_env *env);
-int cfg_check_subprogs(struct vet_env *env);
+/* insn_check.c: opcodes and LD_IMM64 references, before the walk */
 int check_insns(struct vet_env *env);
-int cfg_walk(struct vet_env *env);
-int cfg_postorder(struct vet_env *env);
-int insn_successors(const struct vet_env *env, uint32_t i, uint32_t succ[2]);
-bool insn_is_pseudo_call(const struct bpfvet_insn *insn);
-void cfg_propagate_pkt_changes(struct vet_env *env);
-
-/* exccb.c: the exception callback, a second entry point */
-int exccb_find_start(struct vet_env *env, int64_t *start);
-void exccb_mark(struct vet_env *env, int64_t start);
-uint32_t exccb_subprog(const struct vet_env *env);
-bool exccb_default_added(const struct vet_env *env);
 
 /* mapref.c */
 int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
@@ -168,93 +67,15 @@ int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		    uint32_t *insn_idx);
 int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx);
 int check_reference_leak(struct vet_env *env, bool exception_exit);
-bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
-bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 /* retval.c */
 int check_return_code(struct vet_env *env, int regno, const char *reg_name);
 
-/* equiv.c */
-bool regsafe(const struct vet_env *env, const struct reg_state *o,
-	     const struct reg_state *c, struct idmap *m, enum exact_level exact);
-bool states_equal(struct vet_env *env, const struct vstate *old,
-		  const struct vstate *cur, enum exact_level exact);
-bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
-
-/* prune.c */
-int is_state_visited(struct vet_env *env, uint32_t insn_idx);
-int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
-		     uint64_t linked_regs);
-int update_branch_counts(struct vet_env *env, struct vstate *st);
-void free_explored_states(struct vet_env *env);
-int init_explored_states(struct vet_env *env);
-
 /* struct_ops_rules.c */
 int struct_ops_check_member(struct vet_env *env);
 
-/* reach.c */
-bool reach_enabled(const struct vet_env *env);
-int reach_init(struct vet_env *env);
-void reach_free(struct vet_env *env);
-int reach_note_push(struct vet_env *env, const struct vstate *st, uint32_t insn_idx);
-void reach_note_pop(struct vet_env *env);
-bool reach_pending(const struct vet_env *env, uint32_t idx);
-bool reach_is_join(const struct vet_env *env, uint32_t idx);
-const uint32_t *reach_call_sites(const struct vet_env *env, int subprog, uint32_t *n);
-uint32_t reach_take_orphans(struct vet_env *env, uint32_t **insns);
-bool reach_may_loop(const struct vet_env *env, const struct vstate *st);
-int evict_orphans(struct vet_env *env);
-
-/* precision.c */
-int mark_chain_precision(struct vet_env *env, int regno);
-int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi);
-int propagate_precision(struct vet_env *env, const struct vstate *old,
-			struct vstate *cur, bool *changed);
-void mark_all_scalars_imprecise(struct vstate *st);
-void mark_all_precise_from(struct vet_env *env, struct vstate *st);
-/* Jump-history flags: which stack slot an instruction spilled or filled,
- * and whether a comparison's operands were stack pointers. */
-#define HIST_FRAMENO_MASK	0x7u
-#define HIST_SPI_SHIFT		3
-#define HIST_SPI_MASK		0x3fu
-#define HIST_STACK_ACCESS	(1u << 9)
-#define HIST_DST_REG_STACK	(1u << 10)
-#define HIST_SRC_REG_STACK	(1u << 11)
-static inline uint32_t hist_stack_flags(uint32_t frameno, int spi)
-{
-	return HIST_STACK_ACCESS | (((uint32_t)spi & HIST_SPI_MASK) << HIST_SPI_SHIFT) |
-	       (frameno & HIST_FRAMENO_MASK);
-}
-
 /* branch.c */
 void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);
-
-/* state.c: the registers and stack slots that share a scalar id at a
- * conditional jump, as the jump history records them for precision
- * tracking: packed into 64 bits, 6 entries of 10 bits and a count. */
-#define MAX_LINKED_REGS 6
-struct linked_reg {
-	uint8_t frameno;
-	uint8_t regno;		/* register number or stack slot index */
-	bool is_reg;
-};
-struct linked_regs {
-	int cnt;
-	struct linked_reg e[MAX_LINKED_REGS];
-};
-uint64_t pack_linked_regs(const struct linked_regs *set);
-void unpack_linked_regs(uint64_t v, struct linked_regs *set);
-
-/* loops.c */
-int compute_scc(struct vet_env *env);
-int maybe_enter_scc(struct vet_env *env, struct vstate *st);
-int maybe_exit_scc(struct vet_env *env, struct vstate *st);
-int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstate *cur);
-bool incomplete_read_marks(const struct vet_env *env, const struct vstate *st);
-void free_scc_visits(struct vet_env *env);
-struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx);
-void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
-			     struct vstate *cur);
 
 /* regcheck.c */
 int reg_bounds_sanity_check(struct vet_env *env, struct reg_state *reg, const char *ctx);
@@ -332,7 +153,6 @@ void clear_all_pkt_pointers(struct vet_env *env);
 enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF };
 int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
-int subprog_at(const struct vet_env *env, uint32_t insn_idx);
 
 /* maprules.c: map-specific rules */
 const struct bpfvet_map *map_inner(const struct vet_env *env, const struct bpfvet_map *map);
@@ -353,19 +173,6 @@ int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *m
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
 bool prog_has_arena(const struct vet_env *env);
-
-/* map_fields.c: special fields of map values (map_fields.h) */
-int records_init(struct vet_env *env);
-void records_free(struct vet_env *env);
-const struct map_record *map_record_of(const struct vet_env *env,
-				       const struct bpfvet_map *map);
-bool map_has_field(const struct vet_env *env, const struct bpfvet_map *map, uint32_t mask);
-/* The field of a kind in `mask` starting exactly at `off`, or NULL. */
-const struct map_field *map_field_at(const struct vet_env *env,
-				     const struct bpfvet_map *map, uint32_t off,
-				     uint32_t mask);
-const struct map_field *map_field_of_type(const struct vet_env *env,
-					  const struct bpfvet_map *map, uint32_t type);
 
 /* special_args.c: helper arguments that point at special fields */
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
@@ -436,32 +243,6 @@ int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
 
-/* stack_live.c: stack-slot liveness */
-int stack_live_init(struct vet_env *env);
-void stack_live_free(struct vet_env *env);
-void stack_live_reset_chain(struct vet_env *env);
-int stack_live_begin_insn(struct vet_env *env);
-int stack_live_commit_insn(struct vet_env *env);
-int stack_live_read(struct vet_env *env, uint32_t frame, uint64_t mask);
-void stack_live_write(struct vet_env *env, uint32_t frame, uint64_t mask);
-int stack_live_update(struct vet_env *env);
-void stack_live_query_init(struct vet_env *env, const struct vstate *st);
-bool stack_slot_alive(struct vet_env *env, uint32_t frameno, int spi);
-
-/* liveness.c */
-int compute_live_registers(struct vet_env *env);
-/* Number of arguments of a bpf-to-bpf or kfunc call, or -1 if unknown. */
-int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
-
-/* stackdepth.c */
-int check_max_stack_depth(struct vet_env *env);
-
-/* iter.c: open-coded iterators */
-int iter_slot_spi(struct vet_env *env, const struct func_state *f,
-		  const struct reg_state *reg, int nr_slots, bool quiet);
-bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
-bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
-
 /* unsupported.c */
 int unsupported(struct vet_env *env, const char *what);
 
@@ -472,5 +253,16 @@ int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
 bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32);
 void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
 			  struct retval_range range, const char *ctx, const char *reg_name);
+
+/* iter.c: open-coded iterators. Where the call's iterator lives, once R1
+ * is checked. */
+struct iter_arg {
+	uint32_t frameno;
+	int spi;
+	uint32_t ref_obj_id;
+};
+int iter_process_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
+		     struct iter_arg *it);
+int iter_process_next(struct vet_env *env, uint32_t insn_idx, const struct iter_arg *it);
 
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "env.h"
+#include "state.h"
 #include "test.h"
 #include "uapi.h"
 

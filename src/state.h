@@ -2,11 +2,15 @@
 /*
  * The verifier's vocabulary: register, stack, frame and path states, the
  * per-instruction auxiliary data, and the environment that owns everything
- * for one verification. Every module of the verifier includes this header;
- * the modules' own entry points are declared in verifier.h.
+ * for one verification, with what operates on them alone: allocation,
+ * copies and packing of states, registers, printing, the jump history's
+ * formats, iterator slots, map value fields, and the target's rules as
+ * this environment asks them (helper prototypes, context accesses). The
+ * pre-passes (analysis.h), pruning (prune.h) and the walk (verifier.h)
+ * build on it.
  */
-#ifndef BPFVET_ENV_H
-#define BPFVET_ENV_H
+#ifndef BPFVET_STATE_H
+#define BPFVET_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +19,10 @@
 #include "alloc.h"
 #include "btf_index.h"
 #include "bpfvet.h"
+#include "ctx.h"
+#include "helpers.h"
 #include "log.h"
+#include "map_fields.h"
 #include "object.h"
 #include "scalar.h"
 #include "type_flags.h"
@@ -401,5 +408,173 @@ struct vet_env {
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */
 };
+
+#define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
+
+static inline struct func_state *cur_frame(const struct vet_env *env)
+{
+	return env->cur->frame[env->cur->curframe];
+}
+
+static inline struct reg_state *cur_regs(const struct vet_env *env)
+{
+	return cur_frame(env)->regs;
+}
+
+static inline int bpf_size_bytes(uint8_t code)
+{
+	static const int sizes[4] = { 4, 2, 1, 8 };
+
+	return sizes[BPF_SIZE(code) >> 3];
+}
+
+/* state.c */
+void frame_free(struct vet_env *env, struct func_state *f);
+struct func_state *frame_take(struct vet_env *env);
+void frame_pool_drain(struct vet_env *env);
+void state_clear(struct vet_env *env, struct vstate *st);
+int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src);
+/* Where frame fr of st stands: st->insn_idx for the top frame, else the
+ * call site recorded in frame fr + 1. */
+uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
+int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
+int state_push_history(struct vet_env *env, struct vstate *st, uint32_t idx, uint32_t prev_idx,
+		       uint32_t flags, uint64_t linked_regs);
+int ref_acquire(struct vet_env *env, int kind, uint32_t id, const void *ptr);
+void ref_remove(struct vstate *st, uint32_t idx);
+struct ref_state *ref_find(struct vstate *st, uint32_t id);
+
+/* state_pack.c */
+int state_pack(struct vet_env *env, struct vstate *st, uint64_t **packed);
+int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed);
+
+/* reg.c */
+const char *reg_type_str(char *buf, size_t sz, uint32_t type);
+void reg_mark_not_init(struct reg_state *reg);
+void reg_mark_unknown(const struct vet_env *env, struct reg_state *reg);
+void reg_mark_unknown_imprecise(struct reg_state *reg);
+void reg_set_known(struct reg_state *reg, uint64_t v);
+void reg_mark_known(struct reg_state *reg, uint64_t v);
+void reg_mark_ptr(struct reg_state *reg, uint32_t type);
+void frame_init(const struct vet_env *env, struct func_state *f, int callsite,
+		uint32_t frameno, uint32_t subprogno);
+bool reg_is_pointer(const struct vet_env *env, const struct reg_state *reg);
+bool reg_type_is_pkt(uint32_t type);
+bool reg_type_is_map(uint32_t type);
+bool reg_type_is_sk_pointer(uint32_t type);
+bool reg_type_is_spillable(uint32_t type);
+bool reg_is_const(const struct reg_state *reg);
+
+/* print.c */
+void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *reg);
+void print_frame(struct vet_env *env, const struct vstate *st,
+		 const struct func_state *f, bool all);
+void print_state(struct vet_env *env, const struct vstate *st);
+void print_insn_state(struct vet_env *env);
+void print_line_info(struct vet_env *env, uint32_t insn_idx);
+const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id);
+
+static inline void scratch_reg(struct vet_env *env, int regno)
+{
+	env->scratched_regs |= 1u << regno;
+}
+
+static inline void scratch_slot(struct vet_env *env, int spi)
+{
+	if (spi >= 0 && spi < 64)
+		env->scratched_slots |= 1ull << spi;
+}
+
+static inline void scratch_all(struct vet_env *env)
+{
+	env->scratched_regs = ~0u;
+	env->scratched_slots = ~0ull;
+}
+
+static inline void scratch_clear(struct vet_env *env)
+{
+	env->scratched_regs = 0;
+	env->scratched_slots = 0;
+}
+
+/* Jump-history flags: which stack slot an instruction spilled or filled,
+ * and whether a comparison's operands were stack pointers. */
+#define HIST_FRAMENO_MASK	0x7u
+#define HIST_SPI_SHIFT		3
+#define HIST_SPI_MASK		0x3fu
+#define HIST_STACK_ACCESS	(1u << 9)
+#define HIST_DST_REG_STACK	(1u << 10)
+#define HIST_SRC_REG_STACK	(1u << 11)
+static inline uint32_t hist_stack_flags(uint32_t frameno, int spi)
+{
+	return HIST_STACK_ACCESS | (((uint32_t)spi & HIST_SPI_MASK) << HIST_SPI_SHIFT) |
+	       (frameno & HIST_FRAMENO_MASK);
+}
+
+
+/* state.c: the registers and stack slots that share a scalar id at a
+ * conditional jump, as the jump history records them for precision
+ * tracking: packed into 64 bits, 6 entries of 10 bits and a count. */
+#define MAX_LINKED_REGS 6
+struct linked_reg {
+	uint8_t frameno;
+	uint8_t regno;		/* register number or stack slot index */
+	bool is_reg;
+};
+struct linked_regs {
+	int cnt;
+	struct linked_reg e[MAX_LINKED_REGS];
+};
+uint64_t pack_linked_regs(const struct linked_regs *set);
+void unpack_linked_regs(uint64_t v, struct linked_regs *set);
+
+/* map_fields.c: special fields of map values (map_fields.h) */
+int records_init(struct vet_env *env);
+void records_free(struct vet_env *env);
+const struct map_record *map_record_of(const struct vet_env *env,
+				       const struct bpfvet_map *map);
+bool map_has_field(const struct vet_env *env, const struct bpfvet_map *map, uint32_t mask);
+/* The field of a kind in `mask` starting exactly at `off`, or NULL. */
+const struct map_field *map_field_at(const struct vet_env *env,
+				     const struct bpfvet_map *map, uint32_t off,
+				     uint32_t mask);
+const struct map_field *map_field_of_type(const struct vet_env *env,
+					  const struct bpfvet_map *map, uint32_t type);
+
+/* Iterator types, stored in the slot's iter.btf_id (iter.btf stays NULL:
+ * no BTF is needed to tell them apart). */
+enum iter_type { ITER_NUM = 1 };
+
+enum iter_state { ITER_STATE_INVALID, ITER_STATE_ACTIVE, ITER_STATE_DRAINED };
+const char *iter_type_str(uint32_t btf_id);
+const char *iter_state_str(int state);
+/* iter.c: open-coded iterators */
+int iter_slot_spi(struct vet_env *env, const struct func_state *f,
+		  const struct reg_state *reg, int nr_slots, bool quiet);
+bool iter_arg_active(struct vet_env *env, const struct vstate *cur);
+bool iter_depths_differ(const struct vstate *old, const struct vstate *cur);
+
+/* helper_env.c */
+/*
+ * The prototype the program may use (the kernel's get_func_proto for the
+ * program's type, expected attach type and capabilities), or NULL when the
+ * helper is not available to it ("program of this type cannot use helper").
+ * Some program types get a different prototype for the same id (e.g.
+ * bpf_get_stackid, bpf_perf_event_output, bpf_skb_load_bytes).
+ */
+const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t id);
+
+/* ctx_env.c */
+/*
+ * Is an access of `size` bytes at `off` (fixed offset, already including
+ * the register's own offset) allowed for this program? `write` selects a
+ * store. Returns true and fills `out` when allowed. Uses env->prog_type,
+ * env->expected_attach_type and the capability switches in env.
+ */
+bool ctx_is_valid_access(const struct vet_env *env, int off, int size,
+			 bool write, struct ctx_access *out);
+
+/* Size of the program type's context, for helpers that take ctx memory. */
+int ctx_size(const struct vet_env *env);
 
 #endif
