@@ -21,7 +21,9 @@ CFLAGS ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
 
-LIB_SRCS := $(sort $(wildcard src/*.c))
+# The library: one folder per layer (docs/architecture.md); generated
+# tables live in a data/ folder of their layer.
+LIB_SRCS := $(sort $(wildcard src/*/*.c src/*/data/*.c))
 CLI_SRCS := $(sort $(wildcard tools/*.c))
 TEST_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TEST_SUPPORT := $(filter-out tests/unit/test_%.c,$(wildcard tests/unit/*.c))
@@ -32,7 +34,7 @@ EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
 CONF_SRCS := $(sort $(wildcard tests/conformance/*.c))
 CONF_HDRS := $(wildcard tests/conformance/*.h)
 CONF_LIB_SRCS := tests/conformance/annotations.c
-HDRS := $(wildcard include/*.h src/*.h tools/*.h tests/unit/*.h)
+HDRS := $(wildcard include/*.h src/*/*.h src/*/data/*.h tools/*.h tests/unit/*.h)
 
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
 PIC_OBJS := $(LIB_SRCS:src/%.c=$(B)/pic/%.o)
@@ -77,10 +79,13 @@ examples: $(EXAMPLE_OBJS)
 progs: $(BPF_TEST_OBJS)
 
 $(B)/obj/%.o: src/%.c $(HDRS) | $(B)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
 $(B)/pic/%.o: src/%.c $(HDRS) | $(B)/pic
+	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
 $(B)/san/obj/%.o: src/%.c $(HDRS) | $(B)/san/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
 $(B)/obj/cli_%.o: tools/%.c $(HDRS) | $(B)/obj
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@

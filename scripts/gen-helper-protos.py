@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
 """
-One-shot generator for src/helper_protos.{h,c}: reads the `struct
+One-shot generator for src/rules/data/helper_protos.{h,c}: reads the `struct
 bpf_func_proto` initialisers of a Linux source tree (6.12 is what we have)
 and writes them as bpfvet `struct helper_proto` entries.
 

@@ -12,9 +12,9 @@
 
 #include "bpfvet.h"
 #include "cli.h"
-#include "maps.h"
-#include "object.h"
-#include "progtype.h"
+#include "loader/maps.h"
+#include "loader/object.h"
+#include "loader/progtype.h"
 
 struct dump_args {
 	struct prog_filter filter;

@@ -1,5 +1,5 @@
 # struct_ops members the kernel refuses before verifying (Linux 6.18
-# facts, src/struct_ops_rules.c): a member with no stub in its struct_ops
+# facts, src/verifier/struct_ops_rules.c): a member with no stub in its struct_ops
 # type, and a sleepable program where bpf_dummy_ops allows none. Verdicts
 # and messages as the kernel gives them (bpfvet kernel, on this machine).
 . tests/lib.sh

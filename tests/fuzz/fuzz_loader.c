@@ -15,7 +15,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "object.h"
+#include "loader/object.h"
 
 static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ctx_fixture.h"
-#include "ctx_rules.h"
+#include "rules/ctx_rules.h"
 
 #define SLEEPABLE (1u << 4)	/* BPF_F_SLEEPABLE */
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "helpers_internal.h"
+#include "rules/helpers_internal.h"
 
 #define HFX_IDS 213	/* helper ids probed: 0..212 (212 is invalid) */
 #define HFX_DIR "tests/fixtures/helpers"	/* the record */

@@ -4,7 +4,7 @@
 #ifndef BPFVET_LOADER_UTIL_H
 #define BPFVET_LOADER_UTIL_H
 
-#include "object.h"
+#include "loader/object.h"
 #include "test.h"
 
 /* Opens build/progs/NAME.o; on failure records a test failure and

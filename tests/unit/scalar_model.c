@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "scalar_model.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 static uint64_t div_u(uint64_t x, uint64_t y)
 {

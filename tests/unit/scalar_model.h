@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scalar.h"
+#include "domain/scalar.h"
 
 /* dst OP src for a BPF_OP() code, as the BPF ISA defines it (division by
  * zero gives 0, modulo by zero leaves dst; ALU32 zero-extends). Shift

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The verifier's allocation accounting (src/alloc.c) and mem_peak. */
+/* The verifier's allocation accounting (src/state/alloc.c) and mem_peak. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "state.h"
+#include "state/state.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
 						   .src_reg = (s), .off = (o), .imm = (i) })

@@ -6,7 +6,7 @@
 
 #include <bpf/btf.h>
 
-#include "btf_index.h"
+#include "base/btf_index.h"
 #include "target.h"
 #include "test.h"
 

@@ -15,9 +15,9 @@
 #include <bpf/btf.h>
 
 #include "bpfvet.h"
-#include "btf_kern.h"
+#include "base/btf_kern.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 /* Ids of the types built by make_target(), for the helper tests. */
 struct target_ids {

@@ -15,7 +15,7 @@
 
 #include <bpf/btf.h>
 
-#include "core.h"
+#include "loader/core.h"
 #include "core_target.h"
 #include "loader_util.h"
 

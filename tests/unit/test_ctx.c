@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ctx_fixture.h"
-#include "ctx_rules.h"
+#include "rules/ctx_rules.h"
 #include "test.h"
 
 #define MAX_REPORTS 8

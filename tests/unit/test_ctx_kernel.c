@@ -26,7 +26,7 @@
 #include <bpf/bpf.h>
 
 #include "ctx_fixture.h"
-#include "ctx_rules.h"
+#include "rules/ctx_rules.h"
 #include "live.h"
 #include "test.h"
 

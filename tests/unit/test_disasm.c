@@ -7,10 +7,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "disasm.h"
-#include "object.h"
+#include "output/disasm.h"
+#include "loader/object.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define I(c, d, s, o, i) \
 	{ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) }

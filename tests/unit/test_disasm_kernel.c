@@ -27,7 +27,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
-#include "disasm.h"
+#include "output/disasm.h"
 #include "kernel_log.h"
 #include "live.h"
 #include "target.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "helper_fixture.h"
-#include "helper_protos.h"
+#include "rules/data/helper_protos.h"
 #include "test.h"
 
 static FILE *open_fixture(struct test_ctx *t, const char *file)

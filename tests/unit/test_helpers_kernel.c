@@ -41,7 +41,7 @@
 #include <unistd.h>
 
 #include "helper_fixture.h"
-#include "helper_protos.h"
+#include "rules/data/helper_protos.h"
 #include "live.h"
 #include "test.h"
 

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "kernel_load.h"
+#include "loader/core.h"
+#include "kernel/kernel_load.h"
 #include "live.h"
 #include "loader_util.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
 						   .src_reg = (s), .off = (o), .imm = (i) })

@@ -15,7 +15,7 @@
 #include <bpf/btf.h>
 
 #include "loader_util.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 /* ------------------------------------------------------------------ */
 /* Sections and program types                                          */

@@ -10,7 +10,7 @@
 
 #include "bpfvet.h"
 #include "loader_util.h"
-#include "map_fields.h"
+#include "state/map_fields.h"
 #include "maps_fixture.h"
 #include "test.h"
 

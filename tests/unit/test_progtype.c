@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "maps.h"
-#include "progtype.h"
+#include "loader/maps.h"
+#include "loader/progtype.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 struct sec_case {
 	const char *sec;

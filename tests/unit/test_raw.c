@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "object.h"
+#include "loader/object.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
 						   .src_reg = (s), .off = (o), .imm = (i) })

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scalar.h"
+#include "domain/scalar.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 struct sb {
 	char s[320];

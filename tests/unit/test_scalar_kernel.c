@@ -28,10 +28,10 @@
 
 #include "kernel_log.h"
 #include "live.h"
-#include "scalar.h"
+#include "domain/scalar.h"
 #include "scalar_live.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define MAX_INSNS 128
 #define MAX_PENDING 64

@@ -25,7 +25,7 @@
 
 #include "scalar_model.h"
 #include "test.h"
-#include "uapi.h"
+#include "base/uapi.h"
 
 #define MAX_IMG 64
 #define MAX_VALS 2048

@@ -11,10 +11,10 @@
 
 #include <bpf/btf.h>
 
-#include "core.h"
-#include "loader.h"
+#include "loader/core.h"
+#include "loader/loader.h"
 #include "test.h"
-#include "verifier.h"
+#include "verifier/verifier.h"
 
 /* ------------------------------------------------------------------ */
 /* __kconfig values                                                    */

@@ -16,7 +16,7 @@
 
 #include "scalar_model.h"
 #include "test.h"
-#include "tnum.h"
+#include "domain/tnum.h"
 
 struct run {
 	struct test_ctx *t;

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * State pruning: the cache of explored states at prune points and its
+ * eviction, equivalence as subsumption (regsafe, stacksafe), precision
+ * backtracking over the jump history, and loops (strongly connected
+ * components, widening). Uses the passes of analysis.h; the walk
+ * (verifier.h) calls it at every prune point and when a value must be
+ * precise.
+ */
+#ifndef BPFVET_PRUNE_H
+#define BPFVET_PRUNE_H
+
+#include "analysis/analysis.h"
+
+/* equiv.c */
+bool regsafe(const struct vet_env *env, const struct reg_state *o,
+	     const struct reg_state *c, struct idmap *m, enum exact_level exact);
+bool states_equal(struct vet_env *env, const struct vstate *old,
+		  const struct vstate *cur, enum exact_level exact);
+bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
+
+/* prune.c */
+int is_state_visited(struct vet_env *env, uint32_t insn_idx);
+int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
+		     uint64_t linked_regs);
+int update_branch_counts(struct vet_env *env, struct vstate *st);
+void free_explored_states(struct vet_env *env);
+int init_explored_states(struct vet_env *env);
+
+/* precision.c */
+int mark_chain_precision(struct vet_env *env, int regno);
+int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi);
+int propagate_precision(struct vet_env *env, const struct vstate *old,
+			struct vstate *cur, bool *changed);
+void mark_all_scalars_imprecise(struct vstate *st);
+void mark_all_precise_from(struct vet_env *env, struct vstate *st);
+/* loops.c */
+int compute_scc(struct vet_env *env);
+int maybe_enter_scc(struct vet_env *env, struct vstate *st);
+int maybe_exit_scc(struct vet_env *env, struct vstate *st);
+int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstate *cur);
+bool incomplete_read_marks(const struct vet_env *env, const struct vstate *st);
+void free_scc_visits(struct vet_env *env);
+struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx);
+void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
+			     struct vstate *cur);
+
+#endif

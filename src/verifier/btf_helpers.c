@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The BTF-typed parts of helper calls: a BTF pointer passed where a
+ * helper wants a kernel struct must point to that struct (or to a struct
+ * that starts with it), and helpers declared to return a kernel struct
+ * give a BTF pointer to it. Struct names come from the helper table
+ * (helper_protos.c); their ids from the target BTF.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "base/btf_kern.h"
+#include "verifier.h"
+
+#define HELPER_SK_RELEASE	86
+#define HELPER_KPTR_XCHG	194
+
+/* The struct an argument must point to, NULL when the helper names none. */
+static const char *arg_struct(const struct vet_env *env, uint32_t regno, uint32_t arg_type,
+			      int func_id)
+{
+	/* The program type's own variant: some name another struct. */
+	const struct helper_proto *fn = helper_proto_for(env, (uint32_t)func_id);
+
+	if (fn && regno >= 1 && regno <= 5 && fn->arg_btf[regno - 1])
+		return fn->arg_btf[regno - 1];
+	if (base_type(arg_type) == ARG_PTR_TO_BTF_ID_SOCK_COMMON)
+		return "sock_common";
+	return NULL;
+}
+
+/* Register types a BTF-typed argument may have, as the kernel lists them
+ * when it matches the struct: 1 to match, 0 to accept as is. */
+static int arg_reg_kind(uint32_t type)
+{
+	switch (type) {
+	case PTR_TO_BTF_ID:
+	case PTR_TO_BTF_ID | PTR_TRUSTED:
+	case PTR_TO_BTF_ID | PTR_TRUSTED | PTR_MAYBE_NULL:
+	case PTR_TO_BTF_ID | MEM_RCU:
+	case PTR_TO_BTF_ID | PTR_MAYBE_NULL:
+	case PTR_TO_BTF_ID | PTR_MAYBE_NULL | MEM_RCU:
+		return 1;
+	case PTR_TO_BTF_ID | MEM_PERCPU:
+	case PTR_TO_BTF_ID | MEM_PERCPU | MEM_RCU:
+	case PTR_TO_BTF_ID | MEM_PERCPU | PTR_TRUSTED:
+		return 0;	/* the helper's own checks */
+	case PTR_TO_BTF_ID | MEM_ALLOC:
+	case PTR_TO_BTF_ID | MEM_PERCPU | MEM_ALLOC:
+		return 2;	/* allocated objects: not modelled */
+	default:
+		return -1;
+	}
+}
+
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       const struct call_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	bool release = arg_type & OBJ_RELEASE;
+	int kind = arg_reg_kind(reg->type), need_id, func_id = meta->func_id;
+	const char *need;
+
+	if (kind < 0) {
+		verbose(env, "verifier internal error: invalid PTR_TO_BTF_ID register for type match\n");
+		return -EFAULT;
+	}
+	if (kind == 2)
+		return unsupported(env, "allocated object passed to a helper");
+	if (kind == 0)
+		return 0;
+	if (type_may_be_null(reg->type) && (!type_may_be_null(arg_type) || release)) {
+		verbose(env, "Possibly NULL pointer passed to helper arg%u\n", regno);
+		return -EACCES;
+	}
+	need = meta->arg_btf_id ? kbtf_name(env->targ_btf, meta->arg_btf_id) :
+	       arg_struct(env, regno, arg_type, func_id);
+	if (!need) {
+		verbose(env, "verifier internal error: missing arg compatible BTF ID\n");
+		return -EFAULT;
+	}
+	if (func_id == HELPER_KPTR_XCHG)
+		return unsupported(env, "kptr exchange of a BTF pointer");
+	need_id = meta->arg_btf_id ? (int)meta->arg_btf_id : env->targ_btf ?
+		  btf_index_find(env->targ_index, env->targ_btf, need, BTF_KIND_STRUCT) : -1;
+	if (!reg->btf || reg->btf != env->targ_btf || need_id <= 0)
+		return unsupported(env, "BTF-typed helper argument without target BTF");
+	if (!btf_struct_ids_match(env, reg->btf, reg->btf_id, reg->off, (uint32_t)need_id,
+				  release && func_id != HELPER_SK_RELEASE)) {
+		verbose(env, "R%u is of type %s but %s is expected\n", regno,
+			kbtf_name(reg->btf, reg->btf_id), need);
+		return -EACCES;
+	}
+	return 0;
+}
+
+int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
+		       struct reg_state *r0)
+{
+	uint32_t flag = fn->ret_type & ~BASE_TYPE_MASK;
+	int id;
+
+	if (base_type(fn->ret_type) != RET_PTR_TO_BTF_ID)
+		return unsupported(env, "BTF-typed helper return value");
+	if (fn->id == HELPER_KPTR_XCHG)
+		return unsupported(env, "kptr exchange");
+	if (!fn->ret_btf) {
+		verbose(env, "invalid return type %u of func %s#%u\n", base_type(fn->ret_type),
+			fn->name, fn->id);
+		return -EINVAL;
+	}
+	id = env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, fn->ret_btf,
+					    BTF_KIND_STRUCT) : -1;
+	if (id <= 0)
+		return unsupported(env, "BTF-typed helper return value without target BTF");
+	reg_mark_ptr(r0, PTR_TO_BTF_ID | flag);
+	r0->btf = env->targ_btf;
+	r0->btf_id = (uint32_t)id;
+	return 0;
+}
+
+/* Functions whose fentry/fexit programs may call bpf_d_path. */
+static const char *const d_path_allowlist[] = {
+	"security_file_permission", "security_inode_getattr", "security_file_open",
+	"security_path_truncate", "vfs_truncate", "vfs_fallocate", "dentry_open",
+	"vfs_getattr", "filp_close",
+};
+
+static bool d_path_allowed(const struct vet_env *env)
+{
+	for (size_t i = 0; i < sizeof(d_path_allowlist) / sizeof(d_path_allowlist[0]); i++)
+		if (!strcmp(env->attach.name, d_path_allowlist[i]))
+			return true;
+	return false;
+}
+
+/* Tracing programs may use socket storage unless they trace it. */
+static bool sk_storage_allowed(const struct vet_env *env)
+{
+	static const char prefix[] = "bpf_sk_storage";
+
+	switch (env->expected_attach_type) {
+	case BPF_TRACE_RAW_TP:
+		return true;
+	case BPF_TRACE_FENTRY:
+	case BPF_TRACE_FEXIT:
+		return strncmp(env->attach.name, prefix, strlen(prefix)) != 0;
+	default:
+		return false;
+	}
+}
+
+int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn)
+{
+	bool ok;
+
+	/* Iterators may use them all. The other rules look at the attach
+	 * target, or at the LSM hook's sleepability, which bpfvet does not
+	 * know. */
+	if (env->prog_type == BPF_PROG_TYPE_TRACING &&
+	    env->expected_attach_type == BPF_TRACE_ITER)
+		return 0;
+	if (env->prog_type == BPF_PROG_TYPE_LSM || !env->attach.name)
+		return unsupported(env, "helper restricted to some attach targets");
+	if (!strcmp(fn->variant, "d_path"))
+		ok = d_path_allowed(env);
+	else if (!strncmp(fn->variant, "sk_storage_", strlen("sk_storage_")))
+		ok = sk_storage_allowed(env);
+	else
+		return unsupported(env, "helper restricted to some attach targets");
+	if (ok)
+		return 0;
+	verbose(env, "helper call is not allowed in probe\n");
+	return -EINVAL;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The walk: every path of the program, instruction by instruction, over
+ * the abstract state (state.h), with the pre-passes (analysis.h) and
+ * pruning (prune.h) underneath. Entry points of its modules, shared among
+ * them; each group is implemented in the file named in its heading.
+ */
+#ifndef BPFVET_VERIFIER_H
+#define BPFVET_VERIFIER_H
+
+#include "prune/prune.h"
+
+/* insn_check.c: opcodes and LD_IMM64 references, before the walk */
+int check_insns(struct vet_env *env);
+
+/* mapref.c */
+int maps_check_ldimm64(struct vet_env *env, uint32_t idx);
+int check_ld_imm(struct vet_env *env, const struct bpfvet_insn *insn);
+const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx);
+
+/* check.c */
+struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
+			  uint32_t prev_insn_idx, bool speculative);
+struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
+				uint32_t prev_insn_idx);
+void free_pending_paths(struct vet_env *env);
+int do_check(struct vet_env *env);
+int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix);
+int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
+		    const char *prefix);
+
+/* regcheck.c: operand reads and writes */
+enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
+int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
+/* An instruction's two operands in the kernel's order: the source register
+ * (when the instruction reads one), then the destination as dst_t. */
+int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
+		       bool reads_src, enum reg_arg_type dst_t);
+
+/* alu.c */
+int check_alu_op(struct vet_env *env, const struct bpfvet_insn *insn);
+/* Before a scalar is copied (mov, spill): give it an id to share, and
+ * drop a "+const" link, which a copy cannot join. */
+void assign_id_before_mov(struct vet_env *env, struct reg_state *src);
+
+/* branch.c */
+int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
+		      uint32_t *insn_idx);
+
+/* mem.c */
+enum access_type { ACCESS_READ, ACCESS_WRITE };
+int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
+		     int off, int size, enum access_type t, int value_regno,
+		     bool strict_alignment_once, bool is_ldsx);
+int check_load_mem(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_store_reg(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_atomic(struct vet_env *env, const struct bpfvet_insn *insn);
+int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn);
+int save_aux_ptr_type(struct vet_env *env, uint32_t type, bool allow_trust_mismatch);
+
+/* calls.c */
+int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		      uint32_t *insn_idx);
+int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		     uint32_t *insn_idx);
+int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		    uint32_t *insn_idx);
+int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx);
+int check_reference_leak(struct vet_env *env, bool exception_exit);
+
+/* retval.c */
+int check_return_code(struct vet_env *env, int regno, const char *reg_name);
+
+/* struct_ops_rules.c */
+int struct_ops_check_member(struct vet_env *env);
+
+/* branch.c */
+void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);
+
+/* regcheck.c */
+int reg_bounds_sanity_check(struct vet_env *env, struct reg_state *reg, const char *ctx);
+
+/* stack.c */
+void tnum_str(char *buf, size_t sz, struct tnum t);
+int stack_grow(struct vet_env *env, struct func_state *f, int size);
+int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
+		       enum access_type t);
+int check_stack_write(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		      int value_regno, uint32_t insn_idx);
+int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
+		     int dst_regno);
+int stack_const_key(struct vet_env *env, const struct reg_state *key, uint32_t key_size,
+		    int64_t *value);
+int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_size_ok, enum access_type t, bool raw,
+			   bool *raw_done);
+
+/* mem.c (more) */
+int check_mem_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     uint32_t limit, bool zero_ok);
+int check_packet_access(struct vet_env *env, uint32_t regno, int off, int size,
+			bool zero_ok);
+bool may_access_direct_pkt_data(struct vet_env *env, enum access_type t);
+int check_ptr_off_reg(struct vet_env *env, const struct reg_state *reg,
+		      uint32_t regno, bool fixed_off_ok);
+int check_load_mem_strict(struct vet_env *env, const struct bpfvet_insn *insn, bool strict);
+int check_store_reg_strict(struct vet_env *env, const struct bpfvet_insn *insn, bool strict);
+int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg, int size);
+#define FLOW_KEYS_SIZE 56
+
+/* helper_call.c */
+/* What the arguments of one helper call established. */
+struct call_meta {
+	const struct bpfvet_map *map_ptr;
+	uint32_t map_uid;
+	bool map_meta;
+	uint32_t ref_obj_id;
+	uint32_t release_regno;
+	uint32_t subprogno;
+	uint64_t msize_max_value;
+	uint64_t mem_size;
+	int func_id;
+	bool raw_mode;
+	bool pkt_access;
+	/* Output buffer on the stack to mark as written after the call. */
+	int raw_regno;
+	int raw_size;
+	/* Array map key known at verification time, or -1. */
+	int64_t const_map_key;
+	/* bpf_kptr_xchg: the kptr field the destination points to. */
+	const struct map_field *kptr_field;
+	/* Struct (target BTF id) a BTF pointer argument must point to when
+	 * no helper names it: trusted arguments of global functions. */
+	uint32_t arg_btf_id;
+};
+/* The argument's register type against what arg_type accepts. */
+int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		   const struct call_meta *meta);
+int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
+			    enum access_type t, bool zero_ok, bool raw, bool *raw_done);
+int release_reference(struct vet_env *env, uint32_t ref_obj_id);
+int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
+			   uint32_t regno, uint32_t arg_type);
+
+/* globals.c */
+int check_subprog_call_args(struct vet_env *env, uint32_t sub, struct reg_state *regs);
+int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f);
+void check_main_prototype(struct vet_env *env);
+int check_btf_subprogs(struct vet_env *env);
+void clear_all_pkt_pointers(struct vet_env *env);
+
+/* calls.c: bpf-to-bpf calls and callbacks */
+enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF };
+int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
+		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
+
+/* maprules.c: map-specific rules */
+const struct bpfvet_map *map_inner(const struct vet_env *env, const struct bpfvet_map *map);
+bool map_has_timer_or_wq(const struct vet_env *env, const struct bpfvet_map *map);
+bool map_has_spin_lock(const struct vet_env *env, const struct bpfvet_map *map);
+bool reg_may_point_to_spin_lock(const struct vet_env *env, const struct reg_state *reg);
+bool map_is_frozen_rdonly(const struct bpfvet_map *map);
+bool map_lookup_may_be_non_null(const struct bpfvet_map *map);
+/* Whether bpfvet knows the frozen contents at [off, off + size). */
+bool map_const_known(const struct bpfvet_map *map, int off, int size);
+int map_read_const(struct vet_env *env, const struct bpfvet_map *map, int off, int size,
+		   bool is_ldsx, uint64_t *val);
+int check_map_value_access(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_ok, bool direct);
+int check_map_kptr_access(struct vet_env *env, uint32_t insn_idx, int value_regno,
+			  const struct map_field *f);
+int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
+int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
+			 uint32_t *arg_type);
+bool prog_has_arena(const struct vet_env *env);
+
+/* special_args.c: helper arguments that point at special fields */
+int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		      struct call_meta *meta);
+int check_snprintf_call(struct vet_env *env);
+
+/* map_compat.c: which maps each helper accepts */
+int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
+				 int func_id);
+int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id);
+int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id);
+
+/* sock_access.c: loads through socket pointers */
+int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,
+		      int size);
+int sock_check_conversions(struct vet_env *env);
+
+/* btf_ctx.c: the context of tracing and LSM programs */
+bool btf_ctx_applies(const struct vet_env *env);
+int btf_ctx_init(struct vet_env *env);
+int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_type t,
+			 int value_regno);
+/* The attach target is known and returns void. */
+bool btf_attach_returns_void(const struct vet_env *env);
+/* The return range of the LSM hook; false when unknown or void. */
+bool btf_lsm_retval_range(const struct vet_env *env, struct retval_range *r);
+
+/* btf_iter.c: iterator programs' targets and buffers */
+bool iter_target_known(const struct vet_env *env);
+uint32_t iter_ctx_arg_type(const struct vet_env *env, uint32_t arg);
+int check_buf_access(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t, int value_regno);
+/* The same without a destination (helper memory arguments). */
+int check_buf_region(struct vet_env *env, uint32_t regno, int off, int size,
+		     enum access_type t);
+
+/* btf_access.c: BTF-typed pointers */
+bool reg_is_trusted(const struct reg_state *reg);
+int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno);
+int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
+			    enum access_type t, int value_regno);
+void btf_ptr_set_struct(struct vet_env *env, struct reg_state *reg, const char *name);
+/* Does a BTF pointer to `id` + `off` point to a `need_id` (nested at
+ * offset 0 of `off` counts unless strict)? */
+bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int off,
+			  uint32_t need_id, bool strict);
+int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       const struct call_meta *meta);
+int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
+		       struct reg_state *r0);
+/* The helper's own allowed() rule for the program's attach target. */
+int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
+int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
+int ksym_check_ldimm64(struct vet_env *env, uint32_t idx);
+int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
+bool ctx_has_conversion(const struct vet_env *env);
+
+/* helper rules (helper_rules.c) */
+const char *helper_name_or_unknown(uint32_t id);
+bool helper_is_ptr_cast(int func_id);
+bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map);
+int check_helper_special_rules(struct vet_env *env, int func_id);
+
+/* spectre.c: unprivileged sanitation */
+int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
+			  struct reg_state *dst);
+int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
+			   uint32_t insn_idx, int pred);
+
+/* unsupported.c */
+int unsupported(struct vet_env *env, const char *what);
+
+/* retval.c */
+struct retval_rule;
+int enforce_retval(struct vet_env *env, int regno, struct retval_range range,
+		   bool is32, const char *ctx, const char *reg_name);
+bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32);
+void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
+			  struct retval_range range, const char *ctx, const char *reg_name);
+
+/* iter.c: open-coded iterators. Where the call's iterator lives, once R1
+ * is checked. */
+struct iter_arg {
+	uint32_t frameno;
+	int spi;
+	uint32_t ref_obj_id;
+};
+int iter_process_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
+		     struct iter_arg *it);
+int iter_process_next(struct vet_env *env, uint32_t insn_idx, const struct iter_arg *it);
+
+#endif
