@@ -2,16 +2,16 @@
 /*
  * Static checks before the walk, in the kernel's order: subprogram
  * discovery, jump ranges and subprogram ends (the opcode table and LD_IMM64
- * references come next, in insn_check.c), then a depth-first walk of the
- * control-flow graph that rejects
- * unreachable code and (unprivileged) back-edges, and marks the prune
- * points, jump points and forced checkpoints used by state pruning.
+ * references come next, in the walk's insn_check.c), then a depth-first
+ * walk of the control-flow graph that rejects unreachable code and
+ * (unprivileged) back-edges, and marks the prune points, jump points and
+ * forced checkpoints used by state pruning.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/helpers.h"
+#include "rules/rules.h"
 #include "analysis.h"
 
 /* The subprogram that starts at insn_idx, or -1. */

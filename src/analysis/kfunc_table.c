@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "loader/object.h"
+#include "loader/loader.h"
 
 static const struct kfunc_desc kfuncs[] = {
 	/* int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) */

@@ -17,10 +17,9 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
-#include "loader/core.h"
-#include "kernel_load.h"
+#include "base/base.h"
 #include "loader/loader.h"
+#include "kernel_load.h"
 #include "base/uapi.h"
 
 static int attach_btf(struct kload *kl, const struct btf *vmlinux)

@@ -20,9 +20,8 @@
 
 #include <bpf/btf.h>
 
-#include "loader/core.h"
-#include "kernel_load.h"
 #include "loader/loader.h"
+#include "kernel_load.h"
 #include "base/uapi.h"
 
 #define POISON_KFUNC_BASE 2002000000	/* libbpf's poisoned kfunc call */

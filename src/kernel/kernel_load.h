@@ -23,8 +23,8 @@
 #include <stdint.h>
 
 #include "bpfvet.h"
-#include "base/errbuf.h"
-#include "loader/object.h"
+#include "base/base.h"
+#include "loader/loader.h"
 
 struct btf;
 

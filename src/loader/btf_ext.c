@@ -15,7 +15,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 
 #define BTF_EXT_MAGIC 0xeB9F
 #define HDR_MIN_LEN 24		/* through line_info_len */

@@ -12,7 +12,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 
 #define MAX_MOD_DEPTH 32
 

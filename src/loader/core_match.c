@@ -15,7 +15,7 @@
 #include <bpf/btf.h>
 
 #include "core.h"
-#include "loader.h"
+#include "steps.h"
 
 #define COMPAT_DEPTH 32		/* libbpf's bound on following pointers */
 

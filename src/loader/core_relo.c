@@ -23,7 +23,7 @@
 #include <bpf/btf.h>
 
 #include "core.h"
-#include "loader.h"
+#include "steps.h"
 #include "base/uapi.h"
 
 #define POISON_IMM 195896080	/* 0xbad2310, libbpf's "bad relo" */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "base/errbuf.h"
+#include "base/base.h"
 
 #ifndef EM_BPF
 #define EM_BPF 247

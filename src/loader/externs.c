@@ -12,9 +12,9 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
+#include "base/base.h"
 #include "core.h"
-#include "loader.h"
+#include "steps.h"
 
 static int find_extern_btf_id(const struct btf *btf, const char *name)
 {

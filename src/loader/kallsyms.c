@@ -13,7 +13,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 
 #define SYNTH_TYPELESS_BASE	0xffffffff83000000ull
 #define SYNTH_TYPELESS_STRIDE	0x1000ull

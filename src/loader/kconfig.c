@@ -26,7 +26,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 
 #define LINE_MAX_LEN 4096	/* longer lines are read in pieces, as libbpf does */
 #define NUM_MAX_LEN 64		/* the kernel style's bound on a number's text */

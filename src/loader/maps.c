@@ -15,7 +15,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 #include "maps.h"
 #include "base/uapi.h"
 

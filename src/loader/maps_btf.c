@@ -14,7 +14,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 #include "base/uapi.h"
 
 #define PIN_BY_NAME 1

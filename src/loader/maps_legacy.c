@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "steps.h"
 #include "base/uapi.h"
 
 #define LEGACY_WORDS 9		/* longest known layout: iproute2's */

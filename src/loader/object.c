@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Object lifecycle and public accessors. Opening runs libbpf's steps in
- * libbpf's order, each in its own file (see loader.h), on a private copy
+ * libbpf's order, each in its own file (see steps.h), on a private copy
  * of the bytes; the result owns copies of everything it exposes.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "base/btf_index.h"
-#include "loader.h"
+#include "base/base.h"
+#include "steps.h"
 #include "progtype.h"
 
 #define OBJ_NAME_MAX 15			/* libbpf keeps BPF_OBJ_NAME_LEN - 1 */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "steps.h"
 
 static int add_warning(struct loader *ld, const char *fmt, va_list ap,
 		       const char **textp)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/errbuf.h"
-#include "loader.h"
+#include "base/base.h"
+#include "steps.h"
 #include "base/uapi.h"
 
 #define MAX_INSNS 1000000	/* BPF_COMPLEXITY_LIMIT_INSNS */

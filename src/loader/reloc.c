@@ -12,7 +12,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 #include "progtype.h"
 #include "base/uapi.h"
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader.h"
+#include "steps.h"
 
 #define LICENSE_MAX 64	/* libbpf keeps 63 characters of the license */
 

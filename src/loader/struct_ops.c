@@ -14,7 +14,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader.h"
+#include "steps.h"
 #include "base/uapi.h"
 
 static int find_st_map(const struct loader *ld, size_t sec_idx, uint64_t off,

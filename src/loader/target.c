@@ -13,8 +13,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "base/btf_index.h"
-#include "base/errbuf.h"
+#include "base/base.h"
 #include "object.h"
 
 int target_open(const char *path, struct errbuf *eb, struct bpfvet_target **tp)

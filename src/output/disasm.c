@@ -14,11 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/btf_kern.h"
-#include "loader/core.h"
+#include "base/base.h"
+#include "loader/loader.h"
 #include "disasm.h"
-#include "rules/helpers.h"
-#include "loader/object.h"
+#include "rules/rules.h"
 #include "base/uapi.h"
 
 /* Output cursor: appends to a caller buffer, remembering overflow. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "helpers.h"
-#include "base/type_flags.h"
+#include "base/base.h"
 
 /* Everything the kernel's get_func_proto hooks depend on. */
 struct helper_query {

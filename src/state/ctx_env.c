@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Context access rules, queried from the verifier environment. */
-#include "rules/ctx.h"
-#include "rules/ctx_rules.h"
+#include "rules/rules.h"
 #include "state.h"
 
 bool ctx_is_valid_access(const struct vet_env *env, int off, int size, bool write,

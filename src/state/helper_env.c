@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The helper prototype a program may use, from the verifier environment. */
-#include "rules/helpers_internal.h"
+#include "rules/rules.h"
 #include "state.h"
 
 const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t id)

@@ -10,7 +10,7 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
+#include "base/base.h"
 #include "state.h"
 
 /* The name of a BTF type in a state, "?" without BTF. */

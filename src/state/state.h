@@ -17,15 +17,13 @@
 #include <stdint.h>
 
 #include "alloc.h"
-#include "base/btf_index.h"
+#include "base/base.h"
 #include "bpfvet.h"
-#include "rules/ctx.h"
-#include "rules/helpers.h"
-#include "output/log.h"
+#include "rules/rules.h"
+#include "output/output.h"
 #include "map_fields.h"
-#include "loader/object.h"
-#include "domain/scalar.h"
-#include "base/type_flags.h"
+#include "loader/loader.h"
+#include "domain/domain.h"
 #include "base/uapi.h"
 
 #define MAX_CALL_FRAMES		8

@@ -19,7 +19,7 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
+#include "base/base.h"
 #include "verifier.h"
 
 /* Nesting bound: the kernel's BTF is validated, a target file may not be

@@ -16,7 +16,7 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
+#include "base/base.h"
 #include "verifier.h"
 
 #define MAX_FUNC_ARGS		12	/* MAX_BPF_FUNC_ARGS */

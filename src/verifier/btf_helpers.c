@@ -11,7 +11,7 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
+#include "base/base.h"
 #include "verifier.h"
 
 #define HELPER_SK_RELEASE	86

@@ -12,8 +12,8 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
-#include "loader/core.h"
+#include "base/base.h"
+#include "loader/loader.h"
 #include "verifier.h"
 
 #define PERCPU_SEC ".data..percpu"

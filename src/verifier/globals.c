@@ -10,8 +10,8 @@
 
 #include <bpf/btf.h>
 
-#include "base/btf_kern.h"
-#include "rules/ctx_rules.h"
+#include "base/base.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_TRUSTED };

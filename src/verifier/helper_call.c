@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "rules/data/helper_protos.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 /* Register types accepted for each argument type, in the kernel's order

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "verifier.h"
-#include "loader/object.h"
+#include "loader/loader.h"
 
 /* Scalar parameters take any scalar; the kernel checks them in argument
  * order, after the iterator in R1. */

@@ -11,7 +11,7 @@
  */
 #include <errno.h>
 
-#include "rules/data/helper_protos.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 #define MAX_PEERS 7

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rules/ctx.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 static int check_alignment(struct vet_env *env, const struct reg_state *reg,

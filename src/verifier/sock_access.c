@@ -9,7 +9,7 @@
  */
 #include <errno.h>
 
-#include "rules/ctx_table.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 #define NROWS(a) (sizeof(a) / sizeof((a)[0]))

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "rules/data/helper_protos.h"
+#include "rules/rules.h"
 #include "verifier.h"
 
 /*

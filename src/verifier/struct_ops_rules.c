@@ -12,7 +12,7 @@
 
 #include <bpf/btf.h>
 
-#include "loader/core.h"
+#include "loader/loader.h"
 #include "verifier.h"
 
 struct st_ops_rule {

@@ -1092,7 +1092,6 @@ const struct helper_proto helper_protos[HP__COUNT] = {
 		.id = 101, .name = "bpf_sysctl_get_name", .variant = "sysctl_get_name",
 		.ret_type = RET_INTEGER,
 		.arg_type[0] = ARG_PTR_TO_CTX,
-		/* Linux 6.18: the helper writes the buffer (MEM_WRITE). */
 		.arg_type[1] = ARG_PTR_TO_MEM | MEM_WRITE,
 		.arg_type[2] = ARG_CONST_SIZE,
 		.arg_type[3] = ARG_ANYTHING,
