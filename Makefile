@@ -51,7 +51,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	      -D__TARGET_ARCH_x86 -Itests/progs
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
-	target corpus-cache realworld-cache kernel-check disasm-fixtures \
+	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
 	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness
 
@@ -212,6 +212,12 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# docs/architecture.dot from the includes of src/ (scripts/check-layers.py),
+# drawn into docs/architecture.svg with graphviz.
+architecture:
+	python3 scripts/check-layers.py --dot >docs/architecture.dot
+	dot -Tsvg docs/architecture.dot -o docs/architecture.svg
 
 # Refresh tests/fixtures/disasm from the running kernel (root).
 disasm-fixtures: $(B)/san/tests/test_disasm_kernel target

@@ -5,10 +5,11 @@
 set -eu
 
 # libxdp1, xdp-tools and libbpf-tools ship the real-world BPF objects that
-# scripts/collect-realworld.sh gathers.
+# scripts/collect-realworld.sh gathers; graphviz draws the layer diagram of
+# docs/architecture.md (make architecture).
 PKGS="make libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev
 clang-19 llvm-19 lld-19 libclang-rt-19-dev bpftool linux-source-6.12
-xz-utils valgrind gnuplot-nox python3 libxdp1 xdp-tools libbpf-tools"
+xz-utils valgrind gnuplot-nox graphviz python3 libxdp1 xdp-tools libbpf-tools"
 
 missing=""
 for p in $PKGS; do
