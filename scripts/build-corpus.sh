@@ -7,8 +7,9 @@
 #
 # The corpus lives in a cache outside the tree, one directory per input set:
 #   ${XDG_CACHE_HOME:-$HOME/.cache}/bpfvet/corpus-<pkgver>-<hash>/
-# where <hash> covers this script, scripts/corpus-scale.txt, the BTF and
-# the compiler and bpftool versions. build/corpus is a symlink to it. A second
+# where <hash> covers this script, scripts/corpus-scale.txt, the BTF, the
+# helper generator (whose kernel sources are extracted too) and the
+# compiler and bpftool versions. build/corpus is a symlink to it. A second
 # run with the same inputs only refreshes the symlink.
 #
 # Usage: scripts/build-corpus.sh [--force] [--print-dir] [-j N]
@@ -132,7 +133,7 @@ clang_ver=$("$CLANG" --version) || die "'$CLANG --version' failed"
 bpftool_ver=$("$BPFTOOL" version 2>/dev/null) || die "'$BPFTOOL version' failed"
 clang_ver=${clang_ver%%$'\n'*}
 bpftool_ver=${bpftool_ver%%$'\n'*}
-hash=$({ cat "$SELF" "$SCALE_LIST" "$BTF"; echo "$clang_ver"; echo "$bpftool_ver"; } |
+hash=$({ cat "$SELF" "$SCALE_LIST" "$BTF" "$ROOT/scripts/gen-helper-protos.py"; echo "$clang_ver"; echo "$bpftool_ver"; } |
 	sha256sum | cut -c1-16)
 DIR="$CACHE/corpus-${pkgver//[^A-Za-z0-9.+~-]/_}-$hash"
 LINK="$ROOT/build/corpus"
@@ -171,8 +172,15 @@ mkdir -p "$WORK"/{src,include,libbpf,logs,status,verifier,progs} ||
 
 note "extracting $SELFTESTS, tools/lib/bpf and friends from $TARBALL"
 top=${PKG}
+# The kernel sources of the helper prototypes come along (same pass over
+# the tarball), for tests/cli/helper_protos.sh: scripts/gen-helper-protos.py
+# must reproduce src/rules/data from them.
+helper_srcs=$(python3 "$ROOT/scripts/gen-helper-protos.py" --files) ||
+	die "scripts/gen-helper-protos.py --files failed"
+# Word splitting of $helper_srcs is intended: plain relative paths.
+# shellcheck disable=SC2206
 members=("$SELFTESTS" tools/lib/bpf tools/include tools/scripts tools/build
-	tools/arch/x86/include scripts/bpf_doc.py)
+	tools/arch/x86/include scripts/bpf_doc.py $helper_srcs)
 if ! tar -xJf "$TARBALL" -C "$WORK/src" --strip-components=1 \
 	"${members[@]/#/$top/}" 2>"$WORK/logs/extract.log"; then
 	die "extracting $TARBALL failed: $(head -n3 "$WORK/logs/extract.log")"
