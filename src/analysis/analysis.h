@@ -5,7 +5,8 @@
  * components' inputs), register liveness, stack-slot liveness, stack
  * depth, the exception callback, the reachability of queued paths, and
  * what a call instruction calls. They use the state vocabulary
- * (state.h); pruning (prune.h) and the walk (verifier.h) use them.
+ * (state.h) and what it may use; pruning (prune.h) and the walk
+ * (verifier.h) use them.
  */
 #ifndef BPFVET_ANALYSIS_H
 #define BPFVET_ANALYSIS_H

@@ -3,9 +3,9 @@
  * State pruning: the cache of explored states at prune points and its
  * eviction, equivalence as subsumption (regsafe, stacksafe), precision
  * backtracking over the jump history, and loops (strongly connected
- * components, widening). Uses the passes of analysis.h; the walk
- * (verifier.h) calls it at every prune point and when a value must be
- * precise.
+ * components, widening). Uses the passes of analysis.h and everything
+ * below them; the walk (verifier.h) calls it at every prune point and
+ * when a value must be precise.
  */
 #ifndef BPFVET_PRUNE_H
 #define BPFVET_PRUNE_H

@@ -7,7 +7,7 @@
  * formats, iterator slots, map value fields, and the target's rules as
  * this environment asks them (helper prototypes, context accesses). The
  * pre-passes (analysis.h), pruning (prune.h) and the walk (verifier.h)
- * build on it.
+ * build on it. It may use base/, domain/, loader/, rules/ and output/.
  */
 #ifndef BPFVET_STATE_H
 #define BPFVET_STATE_H

@@ -2,8 +2,11 @@
 /*
  * The walk: every path of the program, instruction by instruction, over
  * the abstract state (state.h), with the pre-passes (analysis.h) and
- * pruning (prune.h) underneath. Entry points of its modules, shared among
- * them; each group is implemented in the file named in its heading.
+ * pruning (prune.h) underneath; it may use every folder below it (not
+ * kernel/). Entry points of its modules, shared among them; each group is
+ * implemented in the file named in its heading. It offers
+ * bpfvet_program__verify() (include/bpfvet.h) and, for tools and tests,
+ * these entry points.
  */
 #ifndef BPFVET_VERIFIER_H
 #define BPFVET_VERIFIER_H
