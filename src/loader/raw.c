@@ -16,26 +16,12 @@
 #define MAX_INSNS 1000000	/* BPF_COMPLEXITY_LIMIT_INSNS */
 #define OBJ_NAME_MAX 15
 
-static bool opts_ok(const void *opts, size_t known)
-{
-	const char *p = opts;
-	size_t sz, i;
-
-	memcpy(&sz, opts, sizeof(sz));
-	if (sz < sizeof(size_t))
-		return false;
-	for (i = known; i < sz; i++)
-		if (p[i])
-			return false;
-	return true;
-}
-
 /* Reads one descriptor honouring its own sz. */
 static int read_desc(const struct bpfvet_map_desc *in, struct bpfvet_map_desc *out)
 {
 	size_t n;
 
-	if (!opts_ok(in, sizeof(*in)))
+	if (!opts_valid(in, sizeof(*in)))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
 	out->inner_map_idx = -1;
@@ -221,7 +207,7 @@ int bpfvet_program__from_insns(const struct bpfvet_raw_opts *opts,
 	if (!progp)
 		return -EINVAL;
 	*progp = NULL;
-	if (!opts || !opts_ok(opts, sizeof(*opts)) ||
+	if (!opts || !opts_valid(opts, sizeof(*opts)) ||
 	    opts->sz < offsetof(struct bpfvet_raw_opts, map_cnt) + sizeof(size_t))
 		return -EINVAL;
 	if (opts->sz >= offsetof(struct bpfvet_raw_opts, errbuf_sz) + sizeof(size_t))
