@@ -16,6 +16,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+# -MMD: each object records the headers it read (build/**/*.d), so that a
+# header change rebuilds only what includes it.
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude -Isrc
 CFLAGS ?= -O2 -g
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -78,19 +80,19 @@ check: all $(B)/san/bpfvet $(B)/conformance-runner $(TEST_BINS) progs examples \
 examples: $(EXAMPLE_OBJS)
 progs: $(BPF_TEST_OBJS)
 
-$(B)/obj/%.o: src/%.c $(HDRS) | $(B)/obj
+$(B)/obj/%.o: src/%.c | $(B)/obj
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
-$(B)/pic/%.o: src/%.c $(HDRS) | $(B)/pic
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/pic/%.o: src/%.c | $(B)/pic
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -c $< -o $@
-$(B)/san/obj/%.o: src/%.c $(HDRS) | $(B)/san/obj
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -fPIC $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/san/obj/%.o: src/%.c | $(B)/san/obj
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
-$(B)/obj/cli_%.o: tools/%.c $(HDRS) | $(B)/obj
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -c $< -o $@
-$(B)/san/obj/cli_%.o: tools/%.c $(HDRS) | $(B)/san/obj
-	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/cli_%.o: tools/%.c | $(B)/obj
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/san/obj/cli_%.o: tools/%.c | $(B)/san/obj
+	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/libbpfvet.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
@@ -107,14 +109,14 @@ $(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
 # once into an archive that every test binary links.
 TEST_CFLAGS = $(BASE_CFLAGS) -Itests/unit -Itests/conformance -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS)
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT:tests/unit/%.c=$(B)/san/tests/support/%.o)
-$(B)/san/tests/support/%.o: tests/unit/%.c $(HDRS) $(CONF_HDRS) | $(B)/san/tests/support
-	$(CC) $(TEST_CFLAGS) -c $< -o $@
+$(B)/san/tests/support/%.o: tests/unit/%.c | $(B)/san/tests/support
+	$(CC) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/san/tests/support.a: $(TEST_SUPPORT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/san/tests/test_conf_%: TEST_EXTRA = $(CONF_LIB_SRCS)
-$(B)/san/tests/%: tests/unit/%.c $(B)/san/tests/support.a $(B)/san/libbpfvet.a $(HDRS) \
-		$(CONF_LIB_SRCS) $(CONF_HDRS) | $(B)/san/tests
-	$(CC) $(TEST_CFLAGS) $< $(TEST_EXTRA) $(B)/san/tests/support.a $(B)/san/libbpfvet.a \
+$(B)/san/tests/%: tests/unit/%.c $(B)/san/tests/support.a $(B)/san/libbpfvet.a \
+		$(CONF_LIB_SRCS) | $(B)/san/tests
+	$(CC) $(TEST_CFLAGS) -MMD -MP $< $(TEST_EXTRA) $(B)/san/tests/support.a $(B)/san/libbpfvet.a \
 		-o $@ $(PKG_LIBS) -lm
 
 # The runner loads programs into the kernel with the selftests' own libbpf
@@ -252,3 +254,6 @@ soundness: $(B)/libbpfvet.a
 			-o $(B)/soundness/$$t $(PKG_LIBS) -lm; \
 		SCALAR_SOUND=full $(B)/soundness/$$t; \
 	done
+
+# Header dependencies recorded by -MMD.
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
