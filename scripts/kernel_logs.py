@@ -187,7 +187,7 @@ def dump_many(objs, btf=True):
     out = {o: {} for o in objs}
     core = [o for o in objs if btf and has_core_relos(o)]
     plain = [o for o in objs if o not in core]
-    for group, extra in ((core, ['--btf', TARGET_BTF]), (plain, [])):
+    for group, extra in ((core, ['--btf', TARGET_BTF]), (plain, ['--no-btf'])):
         if not group:
             continue
         text = subprocess.run([bpfvet(), 'dump'] + extra + group, stdout=subprocess.PIPE,

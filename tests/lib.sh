@@ -2,9 +2,10 @@
 # Prints the same PASS/FAIL/SKIP lines as the C harness.
 BPFVET=${BPFVET:-build/san/bpfvet}
 PROGS=${BPFVET_PROGS:-build/progs}
-# Tests say what they verify for; a BTF from the caller's environment
-# would change their results.
-unset BPFVET_BTF
+# Tests say what they verify for: neither a BTF from the caller's
+# environment nor the running kernel's (the CLI's default) may change
+# their results.
+export BPFVET_BTF=none
 # The recorded Linux 6.18 target (tests/conformance/kernel-6.18.build),
 # unpacked by `make target`. Tests verify for it, never for the running
 # kernel, so that they give the same results on every machine.

@@ -41,6 +41,9 @@ struct open_args {
 	const char *kallsyms;
 	int no_syscall_wrapper;
 	int target_running;	/* --running-kernel */
+	int no_btf;		/* --no-btf */
+	int verbose;		/* -v: say where the target's facts come from */
+	int told;		/* -v said it already */
 	/* The target BTF, opened once for all the objects of the run
 	 * (open_args_share_target), closed by open_args_free. */
 	struct bpfvet_target *target;

@@ -212,6 +212,18 @@ static void write_log(void *ctx, const char *text, size_t len)
 	fwrite(text, 1, len, stdout);
 }
 
+/* A program that needs a target BTF the run does not have: say how to
+ * give one. */
+static void hint_target_btf(struct bpfvet_result *res)
+{
+	static const char hint[] = " (give one with --btf FILE)";
+	size_t n = strlen(res->error);
+
+	if (n >= 18 && !strcmp(res->error + n - 18, "without target BTF") &&
+	    n + sizeof(hint) <= sizeof(res->error))
+		memcpy(res->error + n, hint, sizeof(hint));
+}
+
 static int verify_prog(const struct verify_args *a, const char *path,
 		       const struct bpfvet_program *prog, struct rows *rows)
 {
@@ -238,6 +250,8 @@ static int verify_prog(const struct verify_args *a, const char *path,
 	if (a->log_level)
 		printf("Log for %s/%s:\n", row->file, row->prog);
 	err = bpfvet_program__verify(prog, &opts, &row->res);
+	if (!err)
+		hint_target_btf(&row->res);
 	if (err)
 		fprintf(stderr, "bpfvet: %s/%s: verification failed to run: %s\n",
 			row->file, row->prog, strerror(-err));

@@ -17,9 +17,13 @@
 const char open_args_usage[] =
 	"  --btf FILE     target kernel BTF for CO-RE relocations and BTF-typed\n"
 	"                 programs (raw BTF such as /sys/kernel/btf/vmlinux, or an\n"
-	"                 ELF file with .BTF); default: $BPFVET_BTF; without one,\n"
-	"                 programs with CO-RE relocations or a BTF-typed context\n"
-	"                 are reported unsupported\n"
+	"                 ELF file with .BTF); default: $BPFVET_BTF, else this\n"
+	"                 machine's /sys/kernel/btf/vmlinux when readable, as\n"
+	"                 libbpf does\n"
+	"  --no-btf       no target BTF ($BPFVET_BTF=none too): programs with\n"
+	"                 CO-RE relocations or a BTF-typed context are then\n"
+	"                 reported unsupported\n"
+	"  -v             say where the target BTF comes from\n"
 	"  --kconfig FILE kernel config (plain or .gz, e.g. /proc/config.gz) for\n"
 	"                 __kconfig externs; without it their values are unknown\n"
 	"  --kernel-version X.Y.Z  the target's LINUX_KERNEL_VERSION\n"
@@ -61,6 +65,14 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 		a->target_running = 1;
 		return 1;
 	}
+	if (!strcmp(argv[*i], "--no-btf")) {
+		a->no_btf = 1;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "-v")) {
+		a->verbose = 1;
+		return 1;
+	}
 	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 		const char **slot = (const char **)((char *)a + opts[k].off);
 
@@ -86,12 +98,31 @@ static int parse_version(const char *s, uint32_t *v)
 	return 0;
 }
 
-int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
-		    size_t cfg_sz)
+#define RUNNING_BTF "/sys/kernel/btf/vmlinux"
+
+/* The target BTF: --btf, else $BPFVET_BTF ("none": no BTF), else the
+ * running kernel's when readable, as libbpf does; NULL for none. */
+static const char *default_btf(const struct open_args *a)
 {
 	const char *env = getenv("BPFVET_BTF");
 
-	o->btf_custom_path = a->btf ? a->btf : env && env[0] ? env : NULL;
+	if (a->no_btf)
+		return NULL;
+	if (a->btf)
+		return a->btf;
+	if (env && env[0])
+		return strcmp(env, "none") ? env : NULL;
+	return access(RUNNING_BTF, R_OK) ? NULL : RUNNING_BTF;
+}
+
+int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
+		    size_t cfg_sz)
+{
+	if (a->btf && a->no_btf) {
+		fprintf(stderr, "bpfvet: --btf and --no-btf contradict each other\n");
+		return -1;
+	}
+	o->btf_custom_path = default_btf(a);
 	o->kconfig_path = a->kconfig;
 	o->kallsyms_path = a->kallsyms;
 	if (a->kernel_version && parse_version(a->kernel_version, &o->kernel_version)) {
@@ -112,6 +143,8 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
 	o->no_syscall_wrapper = a->no_syscall_wrapper;
 	if (a->target_running)
 		open_args_target_running(o, cfg, cfg_sz);
+	if (a->no_btf)
+		o->btf_custom_path = NULL;
 	return 0;
 }
 
@@ -157,6 +190,18 @@ int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
 		.errbuf = err, .errbuf_sz = sizeof(err),
 	};
 
+	if (a->verbose && !a->told) {
+		a->told = 1;
+		if (!o->btf_custom_path)
+			fprintf(stderr, "bpfvet: no target BTF%s\n", a->no_btf ? " (--no-btf)" :
+				getenv("BPFVET_BTF") && getenv("BPFVET_BTF")[0] ?
+				" ($BPFVET_BTF=none)" :
+				": none given and " RUNNING_BTF " is not readable");
+		else
+			fprintf(stderr, "bpfvet: target BTF %s%s\n", o->btf_custom_path,
+				a->btf ? " (--btf)" : getenv("BPFVET_BTF") && getenv("BPFVET_BTF")[0] ?
+				" ($BPFVET_BTF)" : " (the running kernel's, as libbpf uses it)");
+	}
 	if (!o->btf_custom_path)
 		return 0;
 	/* One path for the whole run in practice; another one replaces it. */

@@ -23,9 +23,9 @@ expect_row() {
 
 # No target BTF: the context and the CO-RE reads are unknown, never
 # refused, except by the rule common to all arguments (no ctx writes).
-BPFVET_BTF='' expect_exit btf_trace_no_btf 1 "$BPFVET" "$O" -o csv -e prog,verdict,error
-expect_row btf_trace_no_btf_ctx 'ctx_unaligned,unsupported,bpfvet: unsupported: BTF-typed context without target BTF'
-expect_row btf_trace_no_btf_core 'walk_rcu,unsupported,bpfvet: unsupported: CO-RE relocation without target BTF'
+expect_exit btf_trace_no_btf 1 "$BPFVET" "$O" -o csv -e prog,verdict,error
+expect_row btf_trace_no_btf_ctx 'ctx_unaligned,unsupported,bpfvet: unsupported: BTF-typed context without target BTF (give one with --btf FILE)'
+expect_row btf_trace_no_btf_core 'walk_rcu,unsupported,bpfvet: unsupported: CO-RE relocation without target BTF (give one with --btf FILE)'
 expect_row btf_trace_no_btf_write 'ctx_write,failure,invalid bpf_context access off=0 size=8'
 if grep -v '^ctx_write,' "$TMP/out" | grep -q ',failure,'; then
 	fail btf_trace_no_btf_never_rejects "$(grep ',failure,' "$TMP/out" | head -n 3 | tr '\n' '|')"

@@ -15,7 +15,7 @@ expect_row() {
 }
 
 expect_exit core_no_btf 1 "$BPFVET" "$K" -p read_fields -o csv -e prog,verdict,error
-expect_row core_no_btf_row 'read_fields,unsupported,bpfvet: unsupported: CO-RE relocation without target BTF'
+expect_row core_no_btf_row 'read_fields,unsupported,bpfvet: unsupported: CO-RE relocation without target BTF (give one with --btf FILE)'
 
 need_target core_target
 expect_exit core_btf 1 "$BPFVET" "$K" --btf "$VMLINUX" -o csv -e prog,verdict,insns,error
@@ -39,3 +39,22 @@ else
 	fail core_bad_btf_msg "$(head -c 300 "$TMP/err")"
 fi
 expect_exit core_btf_no_value 2 "$BPFVET" "$K" --btf
+
+# Without --btf the CLI takes $BPFVET_BTF ("none": no BTF), else the
+# running kernel's /sys/kernel/btf/vmlinux when readable, as libbpf does;
+# -v says which. --no-btf keeps the program unsupported.
+env -u BPFVET_BTF "$BPFVET" "$K" -p read_fields -v -q >"$TMP/out" 2>"$TMP/err"
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	want='bpfvet: target BTF /sys/kernel/btf/vmlinux (the running kernel'"'"'s, as libbpf uses it)'
+else
+	want='bpfvet: no target BTF: none given and /sys/kernel/btf/vmlinux is not readable'
+fi
+if grep -qxF "$want" "$TMP/err"; then pass core_default_btf; else
+	fail core_default_btf "$(head -c 300 "$TMP/err")"; fi
+env -u BPFVET_BTF "$BPFVET" "$K" -p read_fields --no-btf -v -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
+if grep -qxF 'read_fields,unsupported' "$TMP/out" && grep -qxF 'bpfvet: no target BTF (--no-btf)' "$TMP/err"
+then pass core_no_btf_option; else fail core_no_btf_option "$(cat "$TMP/out" "$TMP/err" | head -c 300)"; fi
+"$BPFVET" "$K" -v -q --btf "$VMLINUX" -p info 2>"$TMP/err"
+if grep -qxF "bpfvet: target BTF $VMLINUX (--btf)" "$TMP/err"; then pass core_verbose_btf; else
+	fail core_verbose_btf "$(head -c 300 "$TMP/err")"; fi
+expect_exit core_btf_contradiction 2 "$BPFVET" "$K" --btf "$VMLINUX" --no-btf -q
