@@ -130,7 +130,7 @@ def kernel_loads():
     """Whether the kernel loads a program for us; the reason if not."""
     p = subprocess.run([BPFVET, 'kernel', '--kernel-only', '-o', 'csv', '-p', 'rodata_known',
                         'build/progs/kernel_data.o'], capture_output=True, text=True)
-    if ',rodata_known,socket_filter,success,' in p.stdout:
+    if ',rodata_known,socket,socket_filter,success,' in p.stdout:
         return None
     return (p.stdout.strip().split('\n')[-1] + ' ' + p.stderr.strip())[:200]
 

@@ -252,8 +252,9 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 		return -ENOMEM;
 	row->file = strdup(rows_base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
+	row->section = strdup(bpfvet_program__section(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
-	err = row->file && row->prog ? run_kernel(a, k, prog, row, &klog) : -ENOMEM;
+	err = row->file && row->prog && row->section ? run_kernel(a, k, prog, row, &klog) : -ENOMEM;
 	if (err)
 		fprintf(stderr, "bpfvet kernel: %s/%s: kernel load failed to run: %s\n",
 			rows_base_name(path), bpfvet_program__name(prog), strerror(-err));
@@ -273,6 +274,7 @@ static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *
 		/* No verdict: the row would only mislead. */
 		free(row->file);
 		free(row->prog);
+		free(row->section);
 		free(row->diff);
 		rows->cnt--;
 	}
@@ -371,6 +373,7 @@ static void free_rows(struct rows *rows)
 	for (size_t i = 0; i < rows->cnt; i++) {
 		free(v[i].file);
 		free(v[i].prog);
+		free(v[i].section);
 		free(v[i].diff);
 	}
 	free(v);

@@ -13,7 +13,7 @@
 #include "cli.h"
 
 enum field {
-	F_FILE, F_PROG, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
+	F_FILE, F_PROG, F_SECTION, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
 	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR, F_MAX,
 };
 
@@ -25,6 +25,7 @@ static const struct {
 } fields[F_MAX] = {
 	[F_FILE] = { "file_name", "file", "File" },
 	[F_PROG] = { "prog_name", "prog", "Program" },
+	[F_SECTION] = { "section", "section", "Section" },
 	[F_TYPE] = { "prog_type", "type", "Type" },
 	[F_VERDICT] = { "verdict", "verdict", "Verdict" },
 	[F_DURATION] = { "duration", "duration", "Duration (us)" },
@@ -43,6 +44,7 @@ enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
 struct row {
 	char *file;
 	char *prog;
+	char *section;
 	const char *type;
 	struct bpfvet_result res;
 };
@@ -71,7 +73,8 @@ static void verify_usage(FILE *f)
 		"  -t TYPE        program type for every program (xdp, sched_cls, ...)\n"
 		"  -l LEVEL       print the verifier log (1: failing path, 2: all, |4: stats)\n"
 		"  -o FMT         output: table (default), csv or json\n"
-		"  -e FIELDS      comma-separated fields: file_name, prog_name, prog_type,\n"
+		"  -e FIELDS      comma-separated fields: file_name, prog_name, section,\n"
+		"                 prog_type,\n"
 		"                 verdict, duration, total_insns, total_states, peak_states,\n"
 		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
 		"                 distinct_insns (processed at least once), error\n"
@@ -243,9 +246,10 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		return -ENOMEM;
 	row->file = strdup(rows_base_name(path));
 	row->prog = strdup(bpfvet_program__name(prog));
+	row->section = strdup(bpfvet_program__section(prog));
 	row->type = bpfvet_prog_type_name(bpfvet_program__type(prog));
 	row->res.sz = sizeof(row->res);
-	if (!row->file || !row->prog)
+	if (!row->file || !row->prog || !row->section)
 		return -ENOMEM;
 	if (a->log_level)
 		printf("Log for %s/%s:\n", row->file, row->prog);
@@ -307,6 +311,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	switch (f) {
 	case F_FILE: snprintf(buf, sz, "%s", r->file); break;
 	case F_PROG: snprintf(buf, sz, "%s", r->prog); break;
+	case F_SECTION: snprintf(buf, sz, "%s", r->section); break;
 	case F_TYPE: snprintf(buf, sz, "%s", r->type ? r->type : "unknown"); break;
 	case F_VERDICT: snprintf(buf, sz, "%s", verdict_str(s->verdict)); break;
 	case F_DURATION: snprintf(buf, sz, "%llu", (unsigned long long)(s->duration_ns / 1000)); break;
@@ -446,6 +451,7 @@ int cmd_verify(int argc, char **argv)
 	for (size_t i = 0; i < rows.cnt; i++) {
 		free(row_at(&rows, i)->file);
 		free(row_at(&rows, i)->prog);
+		free(row_at(&rows, i)->section);
 	}
 	free(rows.v);
 	free(a.paths);

@@ -12,6 +12,7 @@
 struct krow {
 	char *file;
 	char *prog;
+	char *section;
 	const char *type;
 	struct bpfvet_kernel_result k;
 	struct bpfvet_result v;

@@ -64,6 +64,10 @@ static bool cell_num(char *buf, size_t sz, bool have, unsigned long long v)
 
 static bool get_file(const struct krow *r, char *b, size_t sz) { return cell_str(b, sz, r->file); }
 static bool get_prog(const struct krow *r, char *b, size_t sz) { return cell_str(b, sz, r->prog); }
+static bool get_section(const struct krow *r, char *b, size_t sz)
+{
+	return cell_str(b, sz, r->section);
+}
 static bool get_type(const struct krow *r, char *b, size_t sz)
 {
 	return cell_str(b, sz, r->type ? r->type : "unknown");
@@ -174,6 +178,7 @@ static bool get_details(const struct krow *r, char *b, size_t sz)
 static const struct column csv_cols[] = {
 	{ "file_name", NULL, BOTH, false, get_file },
 	{ "prog_name", NULL, BOTH, false, get_prog },
+	{ "section", NULL, BOTH, false, get_section },
 	{ "prog_type", NULL, BOTH, false, get_type },
 	{ "kernel_verdict", NULL, KERNEL, false, get_kverdict },
 	{ "kernel_stage", NULL, KERNEL, false, get_kstage },

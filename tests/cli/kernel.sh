@@ -24,17 +24,17 @@ kernel_loads kernel_cli || exit 0
 "$BPFVET" kernel --kernel-only -o csv "$PROGS/kernel_data.o" "$PROGS/kernel_multi.o" \
 	>"$TMP/k.csv" 2>"$TMP/err"
 rc=$?
-hdr='file_name,prog_name,prog_type,kernel_verdict,kernel_stage,kernel_errno,kernel_total_insns,kernel_total_states,kernel_peak_states,kernel_max_states_per_insn,kernel_mark_read,kernel_duration,kernel_error'
+hdr='file_name,prog_name,section,prog_type,kernel_verdict,kernel_stage,kernel_errno,kernel_total_insns,kernel_total_states,kernel_peak_states,kernel_max_states_per_insn,kernel_mark_read,kernel_duration,kernel_error'
 if [ "$rc" = 0 ] && [ "$(head -n 1 "$TMP/k.csv")" = "$hdr" ]; then pass kernel_csv_header; else
 	fail kernel_csv_header "exit $rc, header: $(head -n 1 "$TMP/k.csv")"; fi
 rows=$(($(wc -l <"$TMP/k.csv") - 1))
 if [ "$rows" = 10 ]; then pass kernel_csv_rows; else fail kernel_csv_rows "$rows rows, want 10"; fi
-if grep -q "^kernel_data.o,data_unknown,socket_filter,failure,verifier,-13,[0-9]*,[0-9]*,[0-9]*,[0-9]*,0,[0-9]*,R1 invalid mem access 'scalar'$" "$TMP/k.csv"
+if grep -q "^kernel_data.o,data_unknown,socket,socket_filter,failure,verifier,-13,[0-9]*,[0-9]*,[0-9]*,[0-9]*,0,[0-9]*,R1 invalid mem access 'scalar'$" "$TMP/k.csv"
 then pass kernel_csv_rejection; else fail kernel_csv_rejection "$(grep data_unknown "$TMP/k.csv")"; fi
-if grep -q '^kernel_multi.o,no_type,unspec,refused,pre-verifier,-22,,,,,,,' "$TMP/k.csv"
+if grep -q '^kernel_multi.o,no_type,[^,]*,unspec,refused,pre-verifier,-22,,,,,,,' "$TMP/k.csv"
 then pass kernel_csv_refusal; else fail kernel_csv_refusal "$(grep no_type "$TMP/k.csv")"; fi
 # fentry: refused before verifying here, or accepted; never a rejection.
-if grep -Eq '^kernel_multi.o,on_entry,tracing,(refused,pre-verifier|success,verifier),' "$TMP/k.csv"
+if grep -Eq '^kernel_multi.o,on_entry,[^,]*,tracing,(refused,pre-verifier|success,verifier),' "$TMP/k.csv"
 then pass kernel_csv_fentry; else fail kernel_csv_fentry "$(grep on_entry "$TMP/k.csv")"; fi
 
 # json: valid, same rows, nulls for missing statistics.
@@ -85,5 +85,5 @@ if head -n 1 "$TMP/d.csv" | grep -q ',match,log_diff$'; then pass kernel_log_dif
 
 # Extra load flags reach the kernel: an unknown one is refused, not a rejection.
 "$BPFVET" kernel --kernel-only -o csv --flags 0x40000000 -p rodata_known "$PROGS/kernel_data.o" >"$TMP/f" 2>&1
-if grep -q '^kernel_data.o,rodata_known,socket_filter,refused,pre-verifier,-22,' "$TMP/f"
+if grep -q '^kernel_data.o,rodata_known,socket,socket_filter,refused,pre-verifier,-22,' "$TMP/f"
 then pass kernel_flags; else fail kernel_flags "$(cat "$TMP/f")"; fi
