@@ -5,32 +5,41 @@
 #     and AF_XDP programs), under their own names;
 #   - the BPF objects embedded as skeletons in the programs of xdp-tools and
 #     libbpf-tools, extracted by scripts/extract-bpf-objects.py as
-#     <program>-<n>.bpf.o.
+#     <program>-<n>.bpf.o;
+#   - in pcp/: the objects embedded in pcp's BPF PMDA modules (pcp is
+#     downloaded by scripts/deps.sh, not installed: its post-install
+#     script needs systemd), as <module>-<n>.bpf.o;
+#   - in cilium-ebpf/: the little-endian test objects of cilium/ebpf
+#     (golang-github-cilium-ebpf-dev), loaded by cilium/ebpf's conventions.
 # Objects whose bytes equal an earlier one (xdp-tools link libxdp statically,
 # so they carry its dispatcher again) are listed but not kept twice.
 # build/realworld/manifest.tsv lists every object found; docs/corpus.md
 # describes it. The directory is rebuilt from scratch on each run.
 #
-# Usage: scripts/collect-realworld.sh [--quiet]
+# Usage: scripts/collect-realworld.sh [--quiet] [--out DIR]
+#   (default DIR: build/realworld; tests collect elsewhere, so that the
+#   tests running beside them keep reading build/realworld)
 set -euo pipefail
 
 die() { echo "collect-realworld: error: $*" >&2; exit 1; }
 
-quiet=0
-case ${1:-} in
-'') ;;
---quiet) quiet=1 ;;
-*) die "unknown argument '$1' (usage: $0 [--quiet])" ;;
-esac
-
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-EXTRACT="$ROOT/scripts/extract-bpf-objects.py"
+quiet=0
 OUT="$ROOT/build/realworld"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quiet) quiet=1 ;;
+	--out) [ $# -ge 2 ] || die "--out needs a directory"; OUT=$2; shift ;;
+	*) die "unknown argument '$1' (usage: $0 [--quiet] [--out DIR])" ;;
+	esac
+	shift
+done
+EXTRACT="$ROOT/scripts/extract-bpf-objects.py"
 TMP="$OUT.tmp"
 
 command -v python3 >/dev/null 2>&1 || die "python3 not found: run scripts/deps.sh"
 command -v sha256sum >/dev/null 2>&1 || die "sha256sum not found"
-for p in libxdp1 xdp-tools libbpf-tools; do
+for p in libxdp1 xdp-tools libbpf-tools golang-github-cilium-ebpf-dev; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	case $st in
 	*"install ok installed"*) ;;
@@ -82,6 +91,39 @@ for pkg in xdp-tools libbpf-tools; do
 	rm -f "$TMP/extract.out"
 done
 
+# pcp's PMDA modules, from the downloaded package.
+CACHE_DEBS="${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/bpfvet/debs"
+pcp_deb=$(ls "$CACHE_DEBS"/pcp_*.deb 2>/dev/null | tail -n 1)
+[ -n "$pcp_deb" ] || die "pcp was not downloaded to $CACHE_DEBS: run scripts/deps.sh"
+mkdir -p "$TMP/pcp" "$TMP/pcp.deb" || die "cannot create $TMP/pcp"
+dpkg-deb -x "$pcp_deb" "$TMP/pcp.deb" || die "cannot unpack $pcp_deb"
+mods=("$TMP/pcp.deb"/usr/lib/pcp/pmdas/bpf/modules/*.so)
+[ -f "${mods[0]}" ] || die "$pcp_deb has no BPF PMDA modules"
+python3 "$EXTRACT" -o "$TMP/pcp" "${mods[@]}" >"$TMP/extract.out" ||
+	die "extracting the objects of pcp failed"
+while IFS=$'\t' read -r origin off size obj; do
+	# module.so-1.bpf.o -> module-1.bpf.o
+	name=$(basename "$obj")
+	mv "$obj" "$TMP/pcp/${name/.so-/-}" || die "cannot rename $obj"
+	printf 'pcp\t%s\t%s\t%s\tpcp/%s\n' "${origin#"$TMP/pcp.deb"}" "$off" "$size" \
+		"${name/.so-/-}" >>"$found"
+done <"$TMP/extract.out"
+rm -rf "$TMP/extract.out" "$TMP/pcp.deb"
+npcp=${#mods[@]}
+
+# cilium/ebpf's test objects: stand-alone files, little-endian ones only.
+mkdir -p "$TMP/cilium-ebpf" || die "cannot create $TMP/cilium-ebpf"
+ncil=0
+while IFS= read -r f; do
+	case $f in */testdata/*-el.elf) ;; *) continue ;; esac
+	[ -f "$f" ] || continue
+	cp "$f" "$TMP/cilium-ebpf/" || die "cannot copy $f"
+	printf 'golang-github-cilium-ebpf-dev\t%s\t0\t%s\tcilium-ebpf/%s\n' "$f" \
+		"$(stat -L -c %s "$f")" "$(basename "$f")" >>"$found"
+	ncil=$((ncil + 1))
+done < <(dpkg -L golang-github-cilium-ebpf-dev)
+[ "$ncil" -gt 0 ] || die "golang-github-cilium-ebpf-dev installs no *-el.elf test objects"
+
 # Hash everything at once, in collection order; the first copy is kept.
 declare -A first_with
 cut -f5 "$found" | (cd "$TMP" && xargs -d '\n' sha256sum) >"$TMP/sums" ||
@@ -107,4 +149,4 @@ mv "$TMP" "$OUT" || die "cannot move $TMP to $OUT"
 total=$(($(wc -l <"$OUT/manifest.tsv") - 1))
 kept=$(grep -c '	kept$' "$OUT/manifest.tsv" || true)
 [ $quiet -eq 1 ] ||
-	echo "collect-realworld: $total objects from $nxdp libxdp1 files and $nbin programs, $kept distinct, in $OUT"
+	echo "collect-realworld: $total objects from $nxdp libxdp1 files, $nbin programs, $npcp pcp modules and $ncil cilium/ebpf test objects, $kept distinct, in $OUT"

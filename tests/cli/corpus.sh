@@ -9,14 +9,17 @@ CORPUS=build/corpus
 MANIFEST=$CORPUS/manifest.tsv
 SCALE_LIST=scripts/corpus-scale.txt
 # Counts measured on Debian 12 (linux-source-6.12 6.12.118-1~deb12u1,
-# libxdp1/xdp-tools 1.3.1-1, libbpf-tools 0.26.0+ds-1) and Linux 6.18; see
+# libxdp1/xdp-tools 1.3.1-1, libbpf-tools 0.26.0+ds-1, pcp 6.0.3-1.1,
+# golang-github-cilium-ebpf-dev 0.9.1-1) and Linux 6.18; see
 # docs/corpus.md.
 WANT_VERIFIER=95
 WANT_LINKED=7
 MIN_OK=780
 MAX_OK=830
-WANT_RW_FOUND=98
-WANT_RW_KEPT=75
+WANT_RW_FOUND=130
+WANT_RW_KEPT=106
+WANT_RW_PCP=14
+WANT_RW_CILIUM=17
 
 # Clear errors for missing inputs, before anything is built.
 expect_exit corpus_no_btf 1 env VMLINUX_BTF=/nonexistent/vmlinux scripts/build-corpus.sh
@@ -131,22 +134,30 @@ else
 fi
 
 # Real-world objects: every one found is listed, distinct ones are kept and
-# are BPF ELF files.
-if ! scripts/collect-realworld.sh --quiet 2>"$TMP/rw.err"; then
+# are BPF ELF files. Collected into a directory of this test's own: the
+# tests running beside it read build/realworld.
+RW=$TMP/realworld
+if ! scripts/collect-realworld.sh --quiet --out "$RW" 2>"$TMP/rw.err"; then
 	fail realworld_collect "$(tail -n 3 "$TMP/rw.err")"
 	exit 0
 fi
 pass realworld_collect
-found=$(($(wc -l <build/realworld/manifest.tsv) - 1))
-kept=$(awk -F'\t' 'NR > 1 && $6 == "kept"' build/realworld/manifest.tsv | wc -l)
-files=$(ls build/realworld/*.o | wc -l)
+found=$(($(wc -l <"$RW/manifest.tsv") - 1))
+kept=$(awk -F'\t' 'NR > 1 && $6 == "kept"' "$RW/manifest.tsv" | wc -l)
+files=$(ls "$RW"/*.o "$RW"/pcp/*.o "$RW"/cilium-ebpf/*.elf | wc -l)
 if [ "$found" = $WANT_RW_FOUND ] && [ "$kept" = $WANT_RW_KEPT ] && [ "$files" = $WANT_RW_KEPT ]; then
 	pass realworld_count
 else
 	fail realworld_count "found $found (want $WANT_RW_FOUND), kept $kept and $files files (want $WANT_RW_KEPT)"
 fi
+for set in pcp cilium-ebpf; do
+	n=$(awk -F'\t' -v s="$set/" 'NR > 1 && $6 == "kept" && index($1, s) == 1' "$RW/manifest.tsv" | wc -l)
+	case $set in pcp) want=$WANT_RW_PCP ;; *) want=$WANT_RW_CILIUM ;; esac
+	if [ "$n" = "$want" ]; then pass "realworld_set $set"; else
+		fail "realworld_set $set" "$n objects, want $want"; fi
+done
 notbpf=""
-for o in build/realworld/*.o; do
+for o in "$RW"/*.o "$RW"/pcp/*.o "$RW"/cilium-ebpf/*.elf; do
 	[ "$(od -An -tx1 -j18 -N2 "$o" | tr -d ' ')" = f700 ] || notbpf="$notbpf $o"
 done
 [ -z "$notbpf" ] && pass realworld_bpf_elf || fail realworld_bpf_elf "not BPF:$notbpf"
