@@ -73,6 +73,25 @@ void bpfvet_target__close(struct bpfvet_target *target);
 /* Opening ELF objects                                                 */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Whose conventions an object is loaded by. libbpf's are strict; the other
+ * loaders accept objects that libbpf refuses, and read some sections their
+ * own way. AUTO chooses per object from what it contains
+ * (bpfvet_object__conventions() says which, and why).
+ */
+enum bpfvet_conventions {
+	BPFVET_CONV_LIBBPF = 0,	/* libbpf 1.x */
+	BPFVET_CONV_CILIUM,	/* the Go library cilium/ebpf */
+	BPFVET_CONV_IPROUTE2,	/* tc and ip: struct bpf_elf_map, "id/key" tail sections */
+	BPFVET_CONV_LEGACY,	/* samples/bpf, bcc and custom loaders (Falco, OVS, Suricata) */
+	BPFVET_CONV_AUTO,
+};
+
+/* "libbpf", "cilium", "iproute2", "legacy", "auto"; NULL for others. */
+const char *bpfvet_conventions_name(enum bpfvet_conventions c);
+/* The conventions of that name; -EINVAL when unknown. */
+int bpfvet_conventions_by_name(const char *name, enum bpfvet_conventions *c);
+
 struct bpfvet_open_opts {
 	size_t sz;
 	/* Program type for every program, by kernel name ("xdp",
@@ -125,8 +144,14 @@ struct bpfvet_open_opts {
 	 * (bpfvet_target__open); takes the place of btf_custom_path, which
 	 * must then be NULL. The object keeps a reference. */
 	struct bpfvet_target *target;
+	/* Whose conventions to load by; 0 is libbpf's. Under another
+	 * loader's, a problem that spoils only some programs or maps (an
+	 * extern nothing resolves, a bad map) spoils just those, as in a
+	 * lenient open, and what libbpf alone would refuse is a warning that
+	 * names the libbpf rule (bpfvet_object__warning). */
+	enum bpfvet_conventions conventions;
 };
-#define bpfvet_open_opts__last_field target
+#define bpfvet_open_opts__last_field conventions
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -144,8 +169,13 @@ const struct bpfvet_map *bpfvet_object__map(const struct bpfvet_object *obj,
 size_t bpfvet_object__prog_cnt(const struct bpfvet_object *obj);
 struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 					   size_t idx);
-/* Warnings of a lenient open (see bpfvet_open_opts.lenient), in the
- * order found; always 0 after a strict open. */
+/* The conventions the object was loaded by (never AUTO), and why: for
+ * AUTO, what in the object made the choice. */
+enum bpfvet_conventions bpfvet_object__conventions(const struct bpfvet_object *obj);
+const char *bpfvet_object__conventions_reason(const struct bpfvet_object *obj);
+/* Warnings of the open, in the order found: the problems of a lenient
+ * open (see bpfvet_open_opts.lenient) and the rules of libbpf that
+ * another loader's conventions set aside. */
 size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj);
 const char *bpfvet_object__warning(const struct bpfvet_object *obj, size_t idx);
 

@@ -42,6 +42,7 @@ struct open_args {
 	int no_syscall_wrapper;
 	int target_running;	/* --running-kernel */
 	int no_btf;		/* --no-btf */
+	const char *loader;	/* --loader NAME, default auto */
 	int verbose;		/* -v: say where the target's facts come from */
 	int told;		/* -v said it already */
 	/* The target BTF, opened once for all the objects of the run

@@ -166,6 +166,8 @@ static int dump(const struct bpfvet_object *obj, const char *path,
 	printf("object: name=%s license=\"%s\" kversion=0x%x maps=%zu progs=%zu\n",
 	       bpfvet_object__name(obj), bpfvet_object__license(obj),
 	       bpfvet_object__kversion(obj), bpfvet_object__map_cnt(obj), n);
+	printf("loader: %s (%s)\n", bpfvet_conventions_name(bpfvet_object__conventions(obj)),
+	       bpfvet_object__conventions_reason(obj));
 	for (i = 0; i < bpfvet_object__warning_cnt(obj); i++)
 		printf("warning %zu: %s\n", i, bpfvet_object__warning(obj, i));
 	for (i = 0; i < bpfvet_object__map_cnt(obj); i++)

@@ -227,6 +227,7 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 		.sz = sizeof(o), .log_level = level_for(a), .prog_flags = a->prog_flags,
 		.drop_caps = a->drop_caps,
 	};
+	int err;
 
 	if (a->log_diff) {
 		o.log_fn = keep_log;
@@ -237,7 +238,10 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 	}
 	row->v.sz = sizeof(row->v);
 	row->have_v = true;
-	return bpfvet_program__verify(prog, &o, &row->v);
+	err = bpfvet_program__verify(prog, &o, &row->v);
+	/* The loader refused the program (a non-libbpf loader's problem of
+	 * that program alone): a row, as on the kernel side. */
+	return err == -ENOEXEC ? 0 : err;
 }
 
 static int run_prog(const struct kargs *a, struct bpfvet_kernel *k, const char *path,
@@ -326,6 +330,13 @@ static int run_object(struct kargs *a, struct bpfvet_kernel *k, const char *path
 	struct bpfvet_object *obj, *vobj;
 	int err;
 
+	/* The kernel side loads by the same conventions as bpfvet's, so that
+	 * its column shows what the object's own loader would get. */
+	if (bpfvet_conventions_by_name(a->open.loader ? a->open.loader : "auto",
+				       &oo.conventions)) {
+		fprintf(stderr, "bpfvet kernel: unknown loader '%s'\n", a->open.loader);
+		return -EINVAL;
+	}
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

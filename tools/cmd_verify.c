@@ -256,6 +256,8 @@ static int verify_prog(const struct verify_args *a, const char *path,
 	err = bpfvet_program__verify(prog, &opts, &row->res);
 	if (!err)
 		hint_target_btf(&row->res);
+	if (err == -ENOEXEC)
+		return 0;	/* refused by the loader: a row of its own */
 	if (err)
 		fprintf(stderr, "bpfvet: %s/%s: verification failed to run: %s\n",
 			row->file, row->prog, strerror(-err));
@@ -280,6 +282,8 @@ static int verify_object(struct verify_args *a, const char *path, struct rows *r
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
 		return err;
 	}
+	for (size_t i = 0; i < bpfvet_object__warning_cnt(obj); i++)
+		fprintf(stderr, "bpfvet: %s: warning: %s\n", path, bpfvet_object__warning(obj, i));
 	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
 		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
 
@@ -298,22 +302,38 @@ static const struct row *row_at(const struct rows *rows, size_t i)
 	return (const struct row *)rows->v + i;
 }
 
-static const char *verdict_str(enum bpfvet_verdict v)
+/* "refused": the loader could not prepare the program (an extern nothing
+ * resolves, a bad map), which a non-libbpf loader reports for that
+ * program alone; its problem is the error. */
+static const char *verdict_str(const struct bpfvet_result *r)
 {
-	return v == BPFVET_ACCEPTED ? "success" : v == BPFVET_REJECTED ? "failure" :
-	       "unsupported";
+	if (r->err == -ENOEXEC)
+		return "refused";
+	return r->verdict == BPFVET_ACCEPTED ? "success" :
+	       r->verdict == BPFVET_REJECTED ? "failure" : "unsupported";
+}
+
+static bool is_numeric(enum field f)
+{
+	return f >= F_DURATION && f <= F_DISTINCT;
 }
 
 static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 {
 	const struct bpfvet_result *s = &r->res;
 
+	/* A refused program never reached the verifier: no figures, "-" in
+	 * a table, an empty csv cell and null in JSON. */
+	if (s->err == -ENOEXEC && is_numeric(f)) {
+		buf[0] = '\0';
+		return;
+	}
 	switch (f) {
 	case F_FILE: snprintf(buf, sz, "%s", r->file); break;
 	case F_PROG: snprintf(buf, sz, "%s", r->prog); break;
 	case F_SECTION: snprintf(buf, sz, "%s", r->section); break;
 	case F_TYPE: snprintf(buf, sz, "%s", r->type ? r->type : "unknown"); break;
-	case F_VERDICT: snprintf(buf, sz, "%s", verdict_str(s->verdict)); break;
+	case F_VERDICT: snprintf(buf, sz, "%s", verdict_str(s)); break;
 	case F_DURATION: snprintf(buf, sz, "%llu", (unsigned long long)(s->duration_ns / 1000)); break;
 	case F_INSNS: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_processed); break;
 	case F_STATES: snprintf(buf, sz, "%llu", (unsigned long long)s->total_states); break;
@@ -325,11 +345,6 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
 	default: buf[0] = 0;
 	}
-}
-
-static bool is_numeric(enum field f)
-{
-	return f >= F_DURATION && f <= F_DISTINCT;
 }
 
 static void print_table(const struct verify_args *a, const struct rows *rows)
@@ -362,6 +377,8 @@ static void print_table(const struct verify_args *a, const struct rows *rows)
 			if (!a->sel[f])
 				continue;
 			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
+			if (is_numeric((enum field)f) && !buf[0])
+				snprintf(buf, sizeof(buf), "-");
 			printf(is_numeric((enum field)f) ? "%*s  " : "%-*s  ", (int)width[f], buf);
 		}
 		printf("\n");
@@ -410,7 +427,7 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 			cell(row_at(rows, i), (enum field)f, buf, sizeof(buf));
 			printf("%s\"%s\": ", first ? "" : ", ", fields[f].csv);
 			if (is_numeric((enum field)f))
-				printf("%s", buf);
+				printf("%s", buf[0] ? buf : "null");
 			else
 				rows_json_string(buf);
 			first = false;

@@ -119,6 +119,8 @@ static bool get_kerror(const struct krow *r, char *b, size_t sz) { return cell_s
 
 static const char *vverdict(const struct krow *r)
 {
+	if (r->v.err == -ENOEXEC)
+		return "refused";
 	switch (r->v.verdict) {
 	case BPFVET_ACCEPTED: return "success";
 	case BPFVET_REJECTED: return "failure";
@@ -135,11 +137,13 @@ static bool get_vstates(const struct krow *r, char *b, size_t sz) { return cell_
 static bool get_vpeak(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vstats(r), r->v.peak_states); }
 static bool get_vmax(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vstats(r), r->v.max_states_per_insn); }
 static bool get_vmark(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vstats(r), r->v.mark_read); }
-static bool get_vdur(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, r->have_v, r->v.duration_ns / 1000); }
+/* A program its loader refused never reached the verifier. */
+static bool vran(const struct krow *r) { return r->have_v && r->v.err != -ENOEXEC; }
+static bool get_vdur(const struct krow *r, char *b, size_t sz) { return cell_num(b, sz, vran(r), r->v.duration_ns / 1000); }
 /* KiB, rounded up: the verifier's own allocation count (mem_peak). */
 static bool get_vmem(const struct krow *r, char *b, size_t sz)
 {
-	return cell_num(b, sz, r->have_v, (r->v.mem_peak + 1023) / 1024);
+	return cell_num(b, sz, vran(r), (r->v.mem_peak + 1023) / 1024);
 }
 static bool get_verror(const struct krow *r, char *b, size_t sz) { return cell_str(b, sz, r->v.error); }
 

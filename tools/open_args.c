@@ -24,6 +24,9 @@ const char open_args_usage[] =
 	"                 CO-RE relocations or a BTF-typed context are then\n"
 	"                 reported unsupported\n"
 	"  -v             say where the target BTF comes from\n"
+	"  --loader NAME  whose conventions to load by: libbpf, cilium, iproute2,\n"
+	"                 legacy (samples/bpf, bcc, custom loaders) or auto\n"
+	"                 (default: chosen per object; dump says which and why)\n"
 	"  --kconfig FILE kernel config (plain or .gz, e.g. /proc/config.gz) for\n"
 	"                 __kconfig externs; without it their values are unknown\n"
 	"  --kernel-version X.Y.Z  the target's LINUX_KERNEL_VERSION\n"
@@ -55,6 +58,7 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 		{ "--kernel-version", offsetof(struct open_args, kernel_version) },
 		{ "--nr-cpus", offsetof(struct open_args, nr_cpus) },
 		{ "--kallsyms", offsetof(struct open_args, kallsyms) },
+		{ "--loader", offsetof(struct open_args, loader) },
 	};
 
 	if (!strcmp(argv[*i], "--no-syscall-wrapper")) {
@@ -123,6 +127,11 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
 		return -1;
 	}
 	o->btf_custom_path = default_btf(a);
+	if (bpfvet_conventions_by_name(a->loader ? a->loader : "auto", &o->conventions)) {
+		fprintf(stderr, "bpfvet: unknown loader '%s' (libbpf, cilium, iproute2, legacy "
+			"or auto)\n", a->loader);
+		return -1;
+	}
 	o->kconfig_path = a->kconfig;
 	o->kallsyms_path = a->kallsyms;
 	if (a->kernel_version && parse_version(a->kernel_version, &o->kernel_version)) {

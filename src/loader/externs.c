@@ -111,12 +111,14 @@ static int init_extern(struct loader *ld, struct ld_extern *ext, const char *nam
 	uint32_t res;
 	int id;
 
+	ext->no_btf = true;
 	if (!btf)
 		return ext_fail(ld, ext, -ESRCH,
 				"extern %s needs BTF, but the object has none", name);
 	id = find_extern_btf_id(btf, name);
 	if (id <= 0)
 		return ext_fail(ld, ext, id ? id : -ENOENT, "no BTF for extern %s", name);
+	ext->no_btf = false;
 	ext->btf_id = id;
 	t = btf__type_by_id(btf, ext->btf_id);
 	ext->is_func = btf_is_func(t);

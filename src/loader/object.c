@@ -84,6 +84,7 @@ void bpfvet_object__close(struct bpfvet_object *obj)
 	free(obj->btf_ext_data);
 	free(obj->name);
 	free(obj->license);
+	free(obj->conv_reason);
 	problems_free(obj);
 	free(obj);
 }
@@ -192,6 +193,7 @@ struct open_params {
 	const char *kconfig_path;
 	uint32_t kernel_version;
 	const char *kallsyms_path;
+	enum bpfvet_conventions conventions;
 };
 
 static int load_steps(struct loader *ld, const struct open_params *op,
@@ -202,6 +204,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	err = elf_file_open(&ld->elf, buf, size, ld->eb);
 	if (!err)
 		err = sections_classify(ld);
+	if (!err)
+		err = conventions_choose(ld, op->conventions);
 	if (!err)
 		err = sections_collect_funcs(ld);
 	if (!err)
@@ -232,6 +236,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 		err = core_apply(ld, ld->targ_btf);
 	if (!err)
 		err = progs_build(ld);
+	if (!err)
+		err = conventions_types(ld);
 	if (!err) {
 		struct_ops_assign(ld);
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
@@ -248,6 +254,8 @@ static int open_copy(void *buf, size_t size, const char *name,
 		.kconfig_path = OPTS_HAS(opts, kconfig_path) ? opts->kconfig_path : NULL,
 		.kernel_version = OPTS_HAS(opts, kernel_version) ? opts->kernel_version : 0,
 		.kallsyms_path = OPTS_HAS(opts, kallsyms_path) ? opts->kallsyms_path : NULL,
+		.conventions = OPTS_HAS(opts, conventions) ? opts->conventions :
+			       BPFVET_CONV_LIBBPF,
 	};
 	struct bpfvet_object *obj;
 	int err;
@@ -435,6 +443,16 @@ struct bpfvet_program *bpfvet_object__prog(const struct bpfvet_object *obj,
 					   size_t idx)
 {
 	return obj && idx < obj->prog_cnt ? &obj->progs[idx] : NULL;
+}
+
+enum bpfvet_conventions bpfvet_object__conventions(const struct bpfvet_object *obj)
+{
+	return obj ? obj->conv : BPFVET_CONV_LIBBPF;
+}
+
+const char *bpfvet_object__conventions_reason(const struct bpfvet_object *obj)
+{
+	return obj && obj->conv_reason ? obj->conv_reason : "";
 }
 
 size_t bpfvet_object__warning_cnt(const struct bpfvet_object *obj)

@@ -199,6 +199,9 @@ struct bpfvet_object {
 	char *license;
 	uint32_t kversion;
 	struct btf *btf;		/* NULL when the object has no .BTF */
+	/* The conventions it was loaded by, and why (conventions.c). */
+	enum bpfvet_conventions conv;
+	char *conv_reason;
 	/* The target kernel (bpfvet_open_opts.target, or one of its own
 	 * from btf_custom_path): a reference, NULL when none was given. */
 	struct bpfvet_target *target;

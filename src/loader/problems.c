@@ -55,6 +55,17 @@ int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, 
 	return ret;
 }
 
+int ld_warning(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = add_warning(ld, fmt, ap, NULL);
+	va_end(ap);
+	return ret;
+}
+
 void problems_free(struct bpfvet_object *obj)
 {
 	size_t i;

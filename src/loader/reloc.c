@@ -85,6 +85,13 @@ static int record_extern(struct relo_ctx *c, const struct bpfvet_insn *insn)
 		return bad(c, "unknown extern");
 	if (ext->type == EXT_UNRESOLVED) {
 		c->out->kind = RELO_UNRESOLVED;
+		/* cilium/ebpf keeps a load of an extern it cannot resolve as
+		 * the compiler's constant (usually 0) and loads the program;
+		 * a call to one is an unsatisfied reference. */
+		if (c->ld->obj->conv == BPFVET_CONV_CILIUM && ext->no_btf && !is_call(insn))
+			return conv_warn_libbpf(c->ld, "program %s: insn %zu loads extern %s, "
+						"which has no BTF, as the constant the compiler "
+						"wrote", c->fn->name, c->insn, ext->name);
 		if (!c->fn->problem)
 			c->fn->problem = ext->problem;
 		return 0;
@@ -98,12 +105,24 @@ static int record_call(struct relo_ctx *c, const struct bpfvet_insn *insn)
 {
 	if (insn->src_reg != BPF_PSEUDO_CALL)
 		return bad(c, "call is not a bpf-to-bpf call");
-	if (!c->ld->text_shndx || c->sym->st_shndx != c->ld->text_shndx)
-		return bad(c, "callee is not in .text");
+	if (!c->ld->text_shndx || c->sym->st_shndx != c->ld->text_shndx) {
+		int err;
+
+		/* cilium/ebpf links in functions of any executable section. */
+		if (c->ld->obj->conv != BPFVET_CONV_CILIUM ||
+		    c->ld->sec_kind[c->sym->st_shndx] != SEC_CODE)
+			return bad(c, "callee is not in .text");
+		err = conv_warn_libbpf(c->ld, "program %s: insn %zu calls %s in section %s, "
+				       "not in .text", c->fn->name, c->insn, c->sym_name,
+				       c->ld->elf.secs[c->sym->st_shndx].name);
+		if (err)
+			return err;
+	}
 	if (c->sym->st_value % INSN_SZ)
 		return bad(c, "misaligned callee");
 	c->out->kind = RELO_CALL;
 	c->out->sym_off = c->sym->st_value;
+	c->out->sec_idx = c->sym->st_shndx;
 	return 0;
 }
 
@@ -240,6 +259,7 @@ static int collect_prog_relos(struct loader *ld, const struct elf_sec *rsec)
 {
 	size_t targ = rsec->shdr.sh_info, i, n = elf_file_rel_cnt(rsec);
 	const struct elf_sec *tsec = &ld->elf.secs[targ];
+	size_t outside = 0, first_outside = 0;
 	Elf64_Rel rel;
 	int err;
 
@@ -267,13 +287,20 @@ static int collect_prog_relos(struct loader *ld, const struct elf_sec *rsec)
 		/* Code outside every function (an overridden weak function)
 		 * is never loaded: libbpf skips its relocations too. */
 		fn = funcs_find(ld, targ, rel.r_offset / INSN_SZ);
-		if (!fn)
+		if (!fn) {
+			if (!outside++)
+				first_outside = rel.r_offset / INSN_SZ;
 			continue;
+		}
 		err = add_relo(ld, fn, rel.r_offset / INSN_SZ - fn->sec_insn_off,
 			       sym_idx, sym);
 		if (err)
 			return err;
 	}
+	if (outside)
+		return ld_warning(ld, "%s: %zu relocation%s of code outside every function "
+				  "(from insn %zu of %s), which no program holds", rsec->name,
+				  outside, outside == 1 ? "" : "s", first_outside, tsec->name);
 	return 0;
 }
 
@@ -379,6 +406,7 @@ static int call_target(struct build *b, struct func *fn, size_t i,
 {
 	const struct relo *r = find_relo(fn, i);
 	long long idx;
+	size_t sec;
 
 	if (r && r->kind != RELO_CALL && r->kind != RELO_SUBPROG_ADDR)
 		return errbuf_set(b->ld->eb, -EINVAL,
@@ -396,12 +424,13 @@ static int call_target(struct build *b, struct func *fn, size_t i,
 				  b->prog->name, i, fn->name);
 	else
 		idx = (long long)(fn->sec_insn_off + i) + insn->imm + 1;
-	*target = idx >= 0 && b->ld->text_shndx ?
-		  funcs_find(b->ld, b->ld->text_shndx, (size_t)idx) : NULL;
+	sec = r && r->kind == RELO_CALL ? r->sec_idx : b->ld->text_shndx;
+	*target = idx >= 0 && sec ? funcs_find(b->ld, sec, (size_t)idx) : NULL;
 	if (!*target)
 		return errbuf_set(b->ld->eb, -EINVAL,
-				  "program %s: call at insn %zu of %s goes to no .text function",
-				  b->prog->name, i, fn->name);
+				  "program %s: call at insn %zu of %s goes to no function of %s",
+				  b->prog->name, i, fn->name,
+				  sec ? b->ld->elf.secs[sec].name : ".text");
 	return 0;
 }
 

@@ -67,6 +67,44 @@ static bool relo_target_wanted(const struct loader *ld, size_t targ)
 	return !strcmp(t->name, ".maps") || is_struct_ops(t->name);
 }
 
+/* Sections whose relocations matter to debuggers, never to a loader. */
+static bool relo_target_inert(const struct elf_sec *t)
+{
+	return !strcmp(t->name, ".BTF") || !strcmp(t->name, ".BTF.ext") ||
+	       !strcmp(t->name, ".eh_frame") || !strncmp(t->name, ".debug_", 7) ||
+	       !strncmp(t->name, ".llvm", 5);
+}
+
+/* Relocations no loader applies are said, never dropped unseen: a pointer
+ * in .data, say, stays what the compiler wrote. */
+static int warn_unapplied(struct loader *ld, const struct elf_sec *sec, size_t targ)
+{
+	const struct elf_sec *t = &ld->elf.secs[targ];
+	size_t n = sec->shdr.sh_entsize ? sec->size / sec->shdr.sh_entsize : 0;
+
+	if (relo_target_inert(t) || !n)
+		return 0;
+	return ld_warning(ld, "relocation section %s: %zu relocation%s of section %s %s not applied: "
+			  "loaders do not relocate that section", sec->name, n,
+			  n == 1 ? "" : "s", t->name, n == 1 ? "is" : "are");
+}
+
+/* RELA entries carry their addend apart; BPF loaders read REL only. */
+static int classify_rela(struct loader *ld, const struct elf_sec *sec)
+{
+	size_t targ = sec->shdr.sh_info;
+
+	if (targ == 0 || targ >= ld->elf.sec_cnt)
+		return errbuf_set(ld->eb, -EINVAL,
+				  "relocation section %s targets bad section %zu",
+				  sec->name, targ);
+	if (!relo_target_wanted(ld, targ))
+		return warn_unapplied(ld, sec, targ);
+	return ld_problem(ld, NULL, -EOPNOTSUPP,
+			  "relocation section %s holds RELA entries for %s, which BPF loaders do not read",
+			  sec->name, ld->elf.secs[targ].name);
+}
+
 static int classify_rel(struct loader *ld, size_t idx, const struct elf_sec *sec)
 {
 	size_t targ = sec->shdr.sh_info;
@@ -80,8 +118,9 @@ static int classify_rel(struct loader *ld, size_t idx, const struct elf_sec *sec
 		return errbuf_set(ld->eb, -EINVAL,
 				  "relocation section %s targets bad section %zu",
 				  sec->name, targ);
-	if (relo_target_wanted(ld, targ))
-		ld->sec_kind[idx] = SEC_RELO;
+	if (!relo_target_wanted(ld, targ))
+		return warn_unapplied(ld, sec, targ);
+	ld->sec_kind[idx] = SEC_RELO;
 	return 0;
 }
 
@@ -141,6 +180,8 @@ static int classify_one(struct loader *ld, size_t idx)
 		return classify_progbits(ld, idx, sec);
 	if (type == SHT_REL)
 		return classify_rel(ld, idx, sec);
+	if (type == SHT_RELA)
+		return classify_rela(ld, sec);
 	if (type == SHT_NOBITS && is_dotted(name, ".bss"))
 		ld->sec_kind[idx] = SEC_BSS;
 	return 0;
@@ -221,10 +262,15 @@ static int add_sym_func(struct loader *ld, const struct elf_sec *sec,
 		return errbuf_set(ld->eb, -EINVAL,
 				  "section %s: function at offset %llu has no name",
 				  sec->name, (unsigned long long)sym->st_value);
-	if (sec_idx != ld->text_shndx && bind == STB_LOCAL)
-		return errbuf_set(ld->eb, -EOPNOTSUPP,
-				  "section %s: program %s is static, which libbpf does not support",
-				  sec->name, name);
+	if (sec_idx != ld->text_shndx && bind == STB_LOCAL) {
+		if (ld->obj->conv == BPFVET_CONV_LIBBPF)
+			return errbuf_set(ld->eb, -EOPNOTSUPP,
+					  "section %s: program %s is static, which libbpf does not support",
+					  sec->name, name);
+		err = conv_warn_libbpf(ld, "section %s: program %s is static", sec->name, name);
+		if (err)
+			return err;
+	}
 	err = add_func(ld, sec, sec_idx, name, sym->st_value, sym->st_size);
 	if (err)
 		return err;

@@ -47,6 +47,7 @@ struct relo {
 	size_t map_idx;
 	size_t ext_idx;
 	uint64_t sym_off;	/* symbol value, in bytes */
+	size_t sec_idx;		/* RELO_CALL: the callee's section */
 };
 
 /* One function body: an entry program or a .text subprogram. */
@@ -97,6 +98,9 @@ struct ld_extern {
 	uint64_t ksym_addr;
 	/* EXT_UNRESOLVED: why (an entry in obj->warnings). */
 	const char *problem;
+	/* EXT_UNRESOLVED for want of BTF: cilium/ebpf leaves the
+	 * instructions that load it as the constant the compiler wrote. */
+	bool no_btf;
 };
 
 /* One .BTF.ext sub-section (func_info, line_info or CO-RE). */
@@ -187,6 +191,19 @@ struct loader {
 int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void problems_free(struct bpfvet_object *obj);
+/* A warning of the object, strict or lenient; -ENOMEM or 0. */
+int ld_warning(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* conventions.c: whose conventions to load by (after sections_classify);
+ * sets obj->conv and obj->conv_reason, and makes a non-libbpf open
+ * lenient. */
+int conventions_choose(struct loader *ld, enum bpfvet_conventions asked);
+bool conv_is_tail_section(const char *name);
+/* After progs_build: the types other loaders give to sections libbpf's
+ * table does not know. */
+int conventions_types(struct loader *ld);
+int conv_warn_libbpf(struct loader *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* sections.c */
 int sections_classify(struct loader *ld);

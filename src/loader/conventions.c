@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Whose conventions an object is loaded by. libbpf is strict; cilium/ebpf,
+ * iproute2 and the legacy loaders (samples/bpf, bcc, Falco's, OVS's,
+ * Suricata's) accept objects that libbpf refuses: static programs,
+ * programs in sections without function symbols, iproute2's struct
+ * bpf_elf_map and its "id/key" tail-call sections. Under theirs, a
+ * problem spoils the programs or maps it touches, not the whole object.
+ *
+ * AUTO looks at what the object holds, before its functions are
+ * collected, and says why it chose: iproute2's map layout or tail-call
+ * sections; static programs next to BTF (cilium/ebpf, whose Go structs
+ * come from BTF); static programs, legacy maps or bare code sections
+ * without BTF (the custom loaders); libbpf otherwise.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/uapi.h"
+#include "steps.h"
+
+#define IPROUTE2_DEF_SZ 36	/* struct bpf_elf_map */
+
+static const char *const names[] = {
+	[BPFVET_CONV_LIBBPF] = "libbpf",
+	[BPFVET_CONV_CILIUM] = "cilium",
+	[BPFVET_CONV_IPROUTE2] = "iproute2",
+	[BPFVET_CONV_LEGACY] = "legacy",
+	[BPFVET_CONV_AUTO] = "auto",
+};
+
+const char *bpfvet_conventions_name(enum bpfvet_conventions c)
+{
+	return (unsigned int)c < sizeof(names) / sizeof(names[0]) ? names[c] : NULL;
+}
+
+int bpfvet_conventions_by_name(const char *name, enum bpfvet_conventions *c)
+{
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i])) {
+			*c = (enum bpfvet_conventions)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* What tells the loaders apart, read from sections and symbols. */
+struct conv_signals {
+	const char *static_prog;	/* a static FUNC in a program section */
+	const char *static_sec;
+	const char *tail_sec;		/* an "id/key" section of iproute2 */
+	const char *bare_sec;		/* a code section without FUNC symbols */
+	const char *legacy_sec;		/* a "maps" section ... */
+	size_t legacy_def_sz;		/* ... and its definition size */
+	bool btf;
+};
+
+/* iproute2 names tail-call programs "id/key", two decimal numbers. */
+bool conv_is_tail_section(const char *name)
+{
+	const char *p = name;
+
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '/' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
+
+static void scan_code_section(const struct loader *ld, size_t idx, struct conv_signals *s)
+{
+	const char *name = ld->elf.secs[idx].name;
+	bool any_func = false;
+
+	if (conv_is_tail_section(name) && !s->tail_sec)
+		s->tail_sec = name;
+	for (size_t i = 0; i < ld->elf.sym_cnt; i++) {
+		const Elf64_Sym *sym = &ld->elf.syms[i];
+
+		if (sym->st_shndx != idx || ELF64_ST_TYPE(sym->st_info) != STT_FUNC)
+			continue;
+		any_func = true;
+		if (idx != ld->text_shndx && ELF64_ST_BIND(sym->st_info) == STB_LOCAL &&
+		    !s->static_prog) {
+			s->static_prog = elf_file_sym_name(&ld->elf, sym);
+			s->static_sec = name;
+		}
+	}
+	if (!any_func && idx != ld->text_shndx && !s->bare_sec)
+		s->bare_sec = name;
+}
+
+/* The size of one definition of a "maps" section: its size over its
+ * number of symbols, as the legacy loaders read it; 0 when unknown. */
+static size_t legacy_def_size(const struct loader *ld, size_t idx)
+{
+	size_t nr = 0;
+
+	for (size_t i = 0; i < ld->elf.sym_cnt; i++) {
+		const Elf64_Sym *sym = &ld->elf.syms[i];
+
+		nr += sym->st_shndx == idx && ELF64_ST_TYPE(sym->st_info) != STT_SECTION;
+	}
+	return nr && ld->elf.secs[idx].size % nr == 0 ? ld->elf.secs[idx].size / nr : 0;
+}
+
+static void scan(const struct loader *ld, struct conv_signals *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->btf = ld->btf_shndx != 0;
+	for (size_t i = 1; i < ld->elf.sec_cnt; i++) {
+		if (ld->sec_kind[i] == SEC_CODE)
+			scan_code_section(ld, i, s);
+		if (ld->sec_kind[i] == SEC_LEGACY_MAPS && !s->legacy_sec) {
+			s->legacy_sec = ld->elf.secs[i].name;
+			s->legacy_def_sz = legacy_def_size(ld, i);
+		}
+	}
+}
+
+static int set_reason(struct loader *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int set_reason(struct loader *ld, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&ld->obj->conv_reason, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		ld->obj->conv_reason = NULL;
+		return errbuf_set(ld->eb, -ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+static int choose_auto(struct loader *ld, const struct conv_signals *s)
+{
+	struct bpfvet_object *obj = ld->obj;
+
+	if (s->legacy_sec && s->legacy_def_sz == IPROUTE2_DEF_SZ) {
+		obj->conv = BPFVET_CONV_IPROUTE2;
+		return set_reason(ld, "section %s holds %d-byte map definitions, iproute2's "
+				  "struct bpf_elf_map", s->legacy_sec, IPROUTE2_DEF_SZ);
+	}
+	if (s->tail_sec) {
+		obj->conv = BPFVET_CONV_IPROUTE2;
+		return set_reason(ld, "section %s is an iproute2 tail-call section (id/key)",
+				  s->tail_sec);
+	}
+	if (s->static_prog && s->btf) {
+		obj->conv = BPFVET_CONV_CILIUM;
+		return set_reason(ld, "program %s in section %s is static, with BTF: "
+				  "cilium/ebpf loads it, libbpf does not", s->static_prog,
+				  s->static_sec);
+	}
+	if (s->static_prog || s->bare_sec || (s->legacy_sec && !s->btf)) {
+		obj->conv = BPFVET_CONV_LEGACY;
+		if (s->static_prog)
+			return set_reason(ld, "program %s in section %s is static, without BTF",
+					  s->static_prog, s->static_sec);
+		if (s->bare_sec)
+			return set_reason(ld, "code section %s has no function symbols",
+					  s->bare_sec);
+		return set_reason(ld, "legacy map section %s without BTF", s->legacy_sec);
+	}
+	obj->conv = BPFVET_CONV_LIBBPF;
+	return set_reason(ld, "nothing in it needs another loader");
+}
+
+int conventions_choose(struct loader *ld, enum bpfvet_conventions asked)
+{
+	struct conv_signals s;
+	int err;
+
+	if (!bpfvet_conventions_name(asked))
+		return errbuf_set(ld->eb, -EINVAL, "unknown conventions %d", (int)asked);
+	if (asked == BPFVET_CONV_AUTO) {
+		scan(ld, &s);
+		err = choose_auto(ld, &s);
+	} else {
+		ld->obj->conv = asked;
+		err = set_reason(ld, "asked for");
+	}
+	/* Another loader's problems spoil what they touch, not the object. */
+	if (!err && ld->obj->conv != BPFVET_CONV_LIBBPF)
+		ld->lenient = true;
+	return err;
+}
+
+/* Who loads objects of these conventions, for messages. */
+static const char *loader_words(enum bpfvet_conventions c)
+{
+	switch (c) {
+	case BPFVET_CONV_CILIUM: return "cilium/ebpf";
+	case BPFVET_CONV_IPROUTE2: return "iproute2";
+	case BPFVET_CONV_LEGACY: return "a legacy loader";
+	default: return "libbpf";
+	}
+}
+
+/* A rule of libbpf that the object's conventions set aside: a warning of
+ * the object, so that the user knows libbpf would refuse it. */
+int conv_warn_libbpf(struct loader *ld, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err = ld_warning(ld, "%s (%s loads it; libbpf refuses it)", msg,
+			 loader_words(ld->obj->conv));
+	return err;
+}
+
+/* cilium/ebpf's section prefixes, as plain prefixes ("socket/2",
+ * "socket_filter/x" and "tcfoo" match), for the sections libbpf's table
+ * does not know; the first match wins. The tracing ones (fentry/, lsm/,
+ * iter/...) libbpf's table already matches. */
+static const struct {
+	const char *prefix;
+	uint32_t type;
+} cilium_prefixes[] = {
+	{ "socket", BPF_PROG_TYPE_SOCKET_FILTER },
+	{ "sk_reuseport", BPF_PROG_TYPE_SK_REUSEPORT },
+	{ "kprobe/", BPF_PROG_TYPE_KPROBE },
+	{ "uprobe/", BPF_PROG_TYPE_KPROBE },
+	{ "kretprobe/", BPF_PROG_TYPE_KPROBE },
+	{ "uretprobe/", BPF_PROG_TYPE_KPROBE },
+	{ "tc", BPF_PROG_TYPE_SCHED_CLS },
+	{ "classifier", BPF_PROG_TYPE_SCHED_CLS },
+	{ "action", BPF_PROG_TYPE_SCHED_ACT },
+	{ "tracepoint/", BPF_PROG_TYPE_TRACEPOINT },
+	{ "tp/", BPF_PROG_TYPE_TRACEPOINT },
+	{ "raw_tracepoint.w/", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE },
+	{ "raw_tp.w/", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE },
+	{ "raw_tracepoint/", BPF_PROG_TYPE_RAW_TRACEPOINT },
+	{ "raw_tp/", BPF_PROG_TYPE_RAW_TRACEPOINT },
+	{ "syscall", BPF_PROG_TYPE_SYSCALL },
+	{ "xdp", BPF_PROG_TYPE_XDP },
+	{ "perf_event", BPF_PROG_TYPE_PERF_EVENT },
+	{ "lwt_in", BPF_PROG_TYPE_LWT_IN },
+	{ "lwt_out", BPF_PROG_TYPE_LWT_OUT },
+	{ "lwt_xmit", BPF_PROG_TYPE_LWT_XMIT },
+	{ "lwt_seg6local", BPF_PROG_TYPE_LWT_SEG6LOCAL },
+	{ "cgroup_skb/", BPF_PROG_TYPE_CGROUP_SKB },
+	{ "cgroup/skb", BPF_PROG_TYPE_CGROUP_SKB },
+	{ "cgroup/dev", BPF_PROG_TYPE_CGROUP_DEVICE },
+	{ "sockops", BPF_PROG_TYPE_SOCK_OPS },
+	{ "sk_skb", BPF_PROG_TYPE_SK_SKB },
+	{ "sk_msg", BPF_PROG_TYPE_SK_MSG },
+	{ "lirc_mode2", BPF_PROG_TYPE_LIRC_MODE2 },
+	{ "flow_dissector", BPF_PROG_TYPE_FLOW_DISSECTOR },
+	{ "cgroup/sysctl", BPF_PROG_TYPE_CGROUP_SYSCTL },
+	{ "sk_lookup/", BPF_PROG_TYPE_SK_LOOKUP },
+	{ "seccomp", BPF_PROG_TYPE_SOCKET_FILTER },
+};
+
+static bool cilium_prefix_type(const char *sec, uint32_t *type)
+{
+	for (size_t i = 0; i < sizeof(cilium_prefixes) / sizeof(cilium_prefixes[0]); i++) {
+		if (!strncmp(sec, cilium_prefixes[i].prefix, strlen(cilium_prefixes[i].prefix))) {
+			*type = cilium_prefixes[i].type;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Section prefixes of the legacy loaders (samples/bpf's bpf_load.c and
+ * the loaders modelled on it) that libbpf's table lacks: the type comes
+ * from the prefix alone, whatever follows it ("socket1", "kprobe_x"). */
+static const struct {
+	const char *prefix;
+	uint32_t type;
+} legacy_prefixes[] = {
+	{ "socket", BPF_PROG_TYPE_SOCKET_FILTER },
+	{ "kprobe", BPF_PROG_TYPE_KPROBE },
+	{ "kretprobe", BPF_PROG_TYPE_KPROBE },
+	{ "tracepoint", BPF_PROG_TYPE_TRACEPOINT },
+	{ "raw_tracepoint", BPF_PROG_TYPE_RAW_TRACEPOINT },
+	{ "xdp", BPF_PROG_TYPE_XDP },
+	{ "perf_event", BPF_PROG_TYPE_PERF_EVENT },
+	{ "classifier", BPF_PROG_TYPE_SCHED_CLS },
+	{ "action", BPF_PROG_TYPE_SCHED_ACT },
+	{ "cgroup/skb", BPF_PROG_TYPE_CGROUP_SKB },
+	{ "cgroup/sock", BPF_PROG_TYPE_CGROUP_SOCK },
+	{ "sockops", BPF_PROG_TYPE_SOCK_OPS },
+	{ "sk_skb", BPF_PROG_TYPE_SK_SKB },
+	{ "sk_msg", BPF_PROG_TYPE_SK_MSG },
+};
+
+static bool legacy_prefix_type(const char *sec, uint32_t *type)
+{
+	size_t best = 0;	/* the longest matching prefix wins */
+
+	for (size_t i = 0; i < sizeof(legacy_prefixes) / sizeof(legacy_prefixes[0]); i++) {
+		size_t n = strlen(legacy_prefixes[i].prefix);
+
+		if (n > best && !strncmp(sec, legacy_prefixes[i].prefix, n)) {
+			best = n;
+			*type = legacy_prefixes[i].type;
+		}
+	}
+	return best != 0;
+}
+
+/* The type most programs of the object have: iproute2 gives every
+ * program of an object the type it was asked to load (tc: sched_cls),
+ * so a tail-call section "id/key" takes its siblings' type. */
+static uint32_t sibling_type(const struct bpfvet_object *obj, uint32_t fallback)
+{
+	uint32_t best = fallback;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		size_t n = 0;
+
+		if (!obj->progs[i].type_known)
+			continue;
+		for (size_t j = 0; j < obj->prog_cnt; j++)
+			n += obj->progs[j].type_known && obj->progs[j].type == obj->progs[i].type;
+		if (n > best_n) {
+			best_n = n;
+			best = obj->progs[i].type;
+		}
+	}
+	return best;
+}
+
+/* Programs whose section libbpf's table does not know get the type their
+ * own loader would give them; each such guess is a warning. */
+int conventions_types(struct loader *ld)
+{
+	struct bpfvet_object *obj = ld->obj;
+	uint32_t siblings = sibling_type(obj, BPF_PROG_TYPE_SCHED_CLS);
+	int err = 0;
+
+	if (obj->conv == BPFVET_CONV_LIBBPF || ld->have_override)
+		return 0;
+	for (size_t i = 0; i < obj->prog_cnt && !err; i++) {
+		struct bpfvet_program *p = &obj->progs[i];
+		uint32_t type;
+
+		if (p->type_known)
+			continue;
+		if (obj->conv == BPFVET_CONV_CILIUM) {
+			/* cilium/ebpf skips a program of unspecified type. */
+			if (!cilium_prefix_type(p->sec_name, &type)) {
+				err = ld_problem(ld, &p->problem, -EINVAL,
+						 "program %s: section %s gives no program type: "
+						 "cilium/ebpf does not load it", p->name, p->sec_name);
+				continue;
+			}
+		} else if (legacy_prefix_type(p->sec_name, &type)) {
+			;
+		} else if (conv_is_tail_section(p->sec_name)) {
+			type = siblings;
+		} else {
+			continue;
+		}
+		p->type = type;
+		p->type_known = true;
+		err = conv_warn_libbpf(ld, "program %s: section %s names no type libbpf knows; "
+				       "its loader gives it %s", p->name, p->sec_name,
+				       bpfvet_prog_type_name(type));
+	}
+	return err;
+}
