@@ -8,7 +8,7 @@
 #     <program>-<n>.bpf.o;
 #   - in pcp/: the objects embedded in pcp's BPF PMDA modules (pcp is
 #     downloaded by scripts/deps.sh, not installed: its post-install
-#     script needs systemd), as <module>-<n>.bpf.o;
+#     script needs systemd), as pcp-<module>-<n>.bpf.o;
 #   - in cilium-ebpf/: the little-endian test objects of cilium/ebpf
 #     (golang-github-cilium-ebpf-dev), loaded by cilium/ebpf's conventions.
 # Objects whose bytes equal an earlier one (xdp-tools link libxdp statically,
@@ -102,11 +102,12 @@ mods=("$TMP/pcp.deb"/usr/lib/pcp/pmdas/bpf/modules/*.so)
 python3 "$EXTRACT" -o "$TMP/pcp" "${mods[@]}" >"$TMP/extract.out" ||
 	die "extracting the objects of pcp failed"
 while IFS=$'\t' read -r origin off size obj; do
-	# module.so-1.bpf.o -> module-1.bpf.o
+	# module.so-1.bpf.o -> pcp-module-1.bpf.o: libbpf-tools has objects of
+	# the same names (pcp built its own copies), which references key by name
 	name=$(basename "$obj")
-	mv "$obj" "$TMP/pcp/${name/.so-/-}" || die "cannot rename $obj"
+	mv "$obj" "$TMP/pcp/pcp-${name/.so-/-}" || die "cannot rename $obj"
 	printf 'pcp\t%s\t%s\t%s\tpcp/%s\n' "${origin#"$TMP/pcp.deb"}" "$off" "$size" \
-		"${name/.so-/-}" >>"$found"
+		"pcp-${name/.so-/-}" >>"$found"
 done <"$TMP/extract.out"
 rm -rf "$TMP/extract.out" "$TMP/pcp.deb"
 npcp=${#mods[@]}
