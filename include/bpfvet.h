@@ -76,15 +76,15 @@ void bpfvet_target__close(struct bpfvet_target *target);
 /*
  * Whose conventions an object is loaded by. libbpf's are strict; the other
  * loaders accept objects that libbpf refuses, and read some sections their
- * own way. AUTO chooses per object from what it contains
+ * own way. AUTO, the default, chooses per object from what it contains
  * (bpfvet_object__conventions() says which, and why).
  */
 enum bpfvet_conventions {
-	BPFVET_CONV_LIBBPF = 0,	/* libbpf 1.x */
+	BPFVET_CONV_AUTO = 0,
+	BPFVET_CONV_LIBBPF,	/* libbpf 1.x */
 	BPFVET_CONV_CILIUM,	/* the Go library cilium/ebpf */
 	BPFVET_CONV_IPROUTE2,	/* tc and ip: struct bpf_elf_map, "id/key" tail sections */
 	BPFVET_CONV_LEGACY,	/* samples/bpf, bcc and custom loaders (Falco, OVS, Suricata) */
-	BPFVET_CONV_AUTO,
 };
 
 /* "libbpf", "cilium", "iproute2", "legacy", "auto"; NULL for others. */

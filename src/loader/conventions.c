@@ -10,8 +10,12 @@
  * AUTO looks at what the object holds, before its functions are
  * collected, and says why it chose: iproute2's map layout or tail-call
  * sections; static programs next to BTF (cilium/ebpf, whose Go structs
- * come from BTF); static programs, legacy maps or bare code sections
- * without BTF (the custom loaders); libbpf otherwise.
+ * come from BTF), calls between code sections, or section names only
+ * cilium/ebpf's prefixes know, next to BTF; static programs without BTF,
+ * legacy maps, bare code sections, or section names only the legacy
+ * loaders know without BTF (the custom loaders); libbpf otherwise. An
+ * object with BTF and an odd section name was most likely built for
+ * libbpf, which leaves that program without a type.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -21,6 +25,7 @@
 #include <string.h>
 
 #include "base/uapi.h"
+#include "progtype.h"
 #include "steps.h"
 
 #define IPROUTE2_DEF_SZ 36	/* struct bpf_elf_map */
@@ -57,8 +62,16 @@ struct conv_signals {
 	const char *bare_sec;		/* a code section without FUNC symbols */
 	const char *legacy_sec;		/* a "maps" section ... */
 	size_t legacy_def_sz;		/* ... and its definition size */
+	const char *cilium_sec;		/* a type only cilium/ebpf's prefixes know */
+	const char *old_sec;		/* a type only the legacy prefixes know */
+	const char *cross_caller;	/* a call into another code section ... */
+	const char *cross_callee;	/* ... than .text */
 	bool btf;
 };
+
+static bool cilium_prefix_type(const char *sec, uint32_t *type);
+static bool legacy_prefix_type(const char *sec, uint32_t *type);
+static void scan_section_name(const char *name, struct conv_signals *s);
 
 /* iproute2 names tail-call programs "id/key", two decimal numbers. */
 bool conv_is_tail_section(const char *name)
@@ -97,6 +110,62 @@ static void scan_code_section(const struct loader *ld, size_t idx, struct conv_s
 	}
 	if (!any_func && idx != ld->text_shndx && !s->bare_sec)
 		s->bare_sec = name;
+	if (idx != ld->text_shndx)
+		scan_section_name(name, s);
+}
+
+/* Program types by section name: what libbpf's table lacks but another
+ * loader's prefixes give ("socket/tail" for cilium/ebpf, "socket1",
+ * "kprobe_x" for samples/bpf's loader). */
+static void scan_section_name(const char *name, struct conv_signals *s)
+{
+	struct sec_type st;
+	uint32_t type;
+
+	if (progtype_from_section(name[0] == '?' ? name + 1 : name, &st) ||
+	    conv_is_tail_section(name))
+		return;
+	if (!s->cilium_sec && cilium_prefix_type(name, &type))
+		s->cilium_sec = name;
+	if (!s->old_sec && legacy_prefix_type(name, &type))
+		s->old_sec = name;
+}
+
+/* A bpf-to-bpf call from one code section into another than .text:
+ * cilium/ebpf links functions of every executable section, libbpf and
+ * the legacy loaders only those of .text. */
+static void scan_cross_calls(const struct loader *ld, size_t rel_idx, struct conv_signals *s)
+{
+	const struct elf_sec *rsec = &ld->elf.secs[rel_idx];
+	size_t target = rsec->shdr.sh_info;
+	const struct elf_sec *code;
+
+	if (rsec->shdr.sh_type != SHT_REL || target >= ld->elf.sec_cnt ||
+	    ld->sec_kind[target] != SEC_CODE || s->cross_caller)
+		return;
+	code = &ld->elf.secs[target];
+	for (size_t i = 0; i < rsec->size / sizeof(Elf64_Rel); i++) {
+		struct bpfvet_insn insn;
+		const Elf64_Sym *sym;
+		Elf64_Rel rel;
+		size_t sym_idx;
+
+		elf_file_rel(rsec, i, &rel);
+		sym_idx = ELF64_R_SYM(rel.r_info);
+		if (sym_idx >= ld->elf.sym_cnt || rel.r_offset % sizeof(insn) ||
+		    rel.r_offset + sizeof(insn) > code->size || !code->data)
+			continue;
+		/* A malformed object's data need not be aligned. */
+		memcpy(&insn, (const char *)code->data + rel.r_offset, sizeof(insn));
+		sym = &ld->elf.syms[sym_idx];
+		if (insn.code != (BPF_JMP | BPF_CALL) || insn.src_reg != BPF_PSEUDO_CALL ||
+		    sym->st_shndx == SHN_UNDEF || sym->st_shndx >= ld->elf.sec_cnt ||
+		    sym->st_shndx == ld->text_shndx || ld->sec_kind[sym->st_shndx] != SEC_CODE)
+			continue;
+		s->cross_caller = code->name;
+		s->cross_callee = ld->elf.secs[sym->st_shndx].name;
+		return;
+	}
 }
 
 /* The size of one definition of a "maps" section: its size over its
@@ -120,6 +189,8 @@ static void scan(const struct loader *ld, struct conv_signals *s)
 	for (size_t i = 1; i < ld->elf.sec_cnt; i++) {
 		if (ld->sec_kind[i] == SEC_CODE)
 			scan_code_section(ld, i, s);
+		if (ld->sec_kind[i] == SEC_RELO)
+			scan_cross_calls(ld, i, s);
 		if (ld->sec_kind[i] == SEC_LEGACY_MAPS && !s->legacy_sec) {
 			s->legacy_sec = ld->elf.secs[i].name;
 			s->legacy_def_sz = legacy_def_size(ld, i);
@@ -165,7 +236,18 @@ static int choose_auto(struct loader *ld, const struct conv_signals *s)
 				  "cilium/ebpf loads it, libbpf does not", s->static_prog,
 				  s->static_sec);
 	}
-	if (s->static_prog || s->bare_sec || (s->legacy_sec && !s->btf)) {
+	if (s->cross_caller) {
+		obj->conv = BPFVET_CONV_CILIUM;
+		return set_reason(ld, "section %s calls a function of section %s: only "
+				  "cilium/ebpf links calls outside .text", s->cross_caller,
+				  s->cross_callee);
+	}
+	if (s->cilium_sec && s->btf) {
+		obj->conv = BPFVET_CONV_CILIUM;
+		return set_reason(ld, "section %s names a program type that cilium/ebpf "
+				  "knows and libbpf does not, with BTF", s->cilium_sec);
+	}
+	if (s->static_prog || s->bare_sec || s->legacy_sec || (s->old_sec && !s->btf)) {
 		obj->conv = BPFVET_CONV_LEGACY;
 		if (s->static_prog)
 			return set_reason(ld, "program %s in section %s is static, without BTF",
@@ -173,7 +255,11 @@ static int choose_auto(struct loader *ld, const struct conv_signals *s)
 		if (s->bare_sec)
 			return set_reason(ld, "code section %s has no function symbols",
 					  s->bare_sec);
-		return set_reason(ld, "legacy map section %s without BTF", s->legacy_sec);
+		if (s->legacy_sec)
+			return set_reason(ld, "section %s holds legacy map definitions, which "
+					  "libbpf dropped in 1.0", s->legacy_sec);
+		return set_reason(ld, "section %s names a program type that the legacy "
+				  "loaders know and libbpf does not, without BTF", s->old_sec);
 	}
 	obj->conv = BPFVET_CONV_LIBBPF;
 	return set_reason(ld, "nothing in it needs another loader");

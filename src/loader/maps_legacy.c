@@ -119,6 +119,11 @@ int maps_legacy(struct loader *ld)
 	for (i = 1; i < ld->elf.sec_cnt; i++) {
 		if (ld->sec_kind[i] != SEC_LEGACY_MAPS)
 			continue;
+		/* libbpf 1.0 dropped them; the other loaders still read them. */
+		if (ld->obj->conv == BPFVET_CONV_LIBBPF)
+			return errbuf_set(ld->eb, -EOPNOTSUPP, "section %s: legacy map definitions "
+					  "are not supported by libbpf v1.0+",
+					  ld->elf.secs[i].name);
 		err = legacy_section(ld, i);
 		if (err)
 			return err;

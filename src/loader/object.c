@@ -255,7 +255,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 		.kernel_version = OPTS_HAS(opts, kernel_version) ? opts->kernel_version : 0,
 		.kallsyms_path = OPTS_HAS(opts, kallsyms_path) ? opts->kallsyms_path : NULL,
 		.conventions = OPTS_HAS(opts, conventions) ? opts->conventions :
-			       BPFVET_CONV_LIBBPF,
+			       BPFVET_CONV_AUTO,
 	};
 	struct bpfvet_object *obj;
 	int err;

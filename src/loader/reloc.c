@@ -92,8 +92,16 @@ static int record_extern(struct relo_ctx *c, const struct bpfvet_insn *insn)
 			return conv_warn_libbpf(c->ld, "program %s: insn %zu loads extern %s, "
 						"which has no BTF, as the constant the compiler "
 						"wrote", c->fn->name, c->insn, ext->name);
-		if (!c->fn->problem)
-			c->fn->problem = ext->problem;
+		if (c->fn->problem)
+			return 0;
+		/* The other loaders link calls themselves: one to a function
+		 * no section defines is theirs to refuse, at this insn. */
+		if (c->ld->obj->conv != BPFVET_CONV_LIBBPF && is_call(insn))
+			return ld_problem(c->ld, &c->fn->problem, -ENOENT,
+					  "section %s: insn %zu of %s calls %s, which nothing "
+					  "defines", c->ld->elf.secs[c->fn->sec_idx].name,
+					  c->insn, c->fn->name, ext->name);
+		c->fn->problem = ext->problem;
 		return 0;
 	}
 	c->out->kind = is_call(insn) ? RELO_EXTERN_CALL : RELO_EXTERN_LD64;
@@ -112,8 +120,8 @@ static int record_call(struct relo_ctx *c, const struct bpfvet_insn *insn)
 		if (c->ld->obj->conv != BPFVET_CONV_CILIUM ||
 		    c->ld->sec_kind[c->sym->st_shndx] != SEC_CODE)
 			return bad(c, "callee is not in .text");
-		err = conv_warn_libbpf(c->ld, "program %s: insn %zu calls %s in section %s, "
-				       "not in .text", c->fn->name, c->insn, c->sym_name,
+		err = conv_warn_libbpf(c->ld, "program %s: insn %zu calls a function of "
+				       "section %s, not of .text", c->fn->name, c->insn,
 				       c->ld->elf.secs[c->sym->st_shndx].name);
 		if (err)
 			return err;

@@ -457,6 +457,25 @@ static void test_legacy_maps(struct test_ctx *t)
 	p = lu_prog(t, obj, "legacy_prog");
 	if (p)
 		check_lds(t, p, lds, 4);
+	CHECK_INT(t, bpfvet_object__conventions(obj), BPFVET_CONV_LEGACY);
+	CHECK_STR(t, bpfvet_object__conventions_reason(obj),
+		  "section maps holds legacy map definitions, which libbpf dropped in 1.0");
+	bpfvet_object__close(obj);
+}
+
+/* libbpf 1.x refuses the object outright, as the system's libbpf does. */
+static void test_legacy_maps_libbpf(struct test_ctx *t)
+{
+	char path[256], err[256] = "";
+	struct bpfvet_open_opts opts = { .sz = sizeof(opts), .errbuf = err,
+					 .errbuf_sz = sizeof(err),
+					 .conventions = BPFVET_CONV_LIBBPF };
+	struct bpfvet_object *obj = NULL;
+
+	test_prog_path(path, sizeof(path), "loader_legacy");
+	CHECK_INT(t, bpfvet_object__open(path, &opts, &obj), -EOPNOTSUPP);
+	CHECK_STR(t, err, "section maps: legacy map definitions are not supported by libbpf v1.0+");
+	CHECK(t, obj == NULL);
 	bpfvet_object__close(obj);
 }
 
@@ -495,9 +514,11 @@ static void test_iproute2_maps(struct test_ctx *t)
 		CHECK_INT(t, p->type, BPF_PROG_TYPE_SCHED_CLS);
 		check_lds(t, p, lds, 2);
 	}
+	/* iproute2 gives its tail-call sections the type of their object. */
+	CHECK_INT(t, bpfvet_object__conventions(obj), BPFVET_CONV_IPROUTE2);
 	p = lu_prog(t, obj, "tail_0");
 	if (p)
-		CHECK(t, !p->type_known);
+		CHECK_INT(t, p->type, BPF_PROG_TYPE_SCHED_CLS);
 	bpfvet_object__close(obj);
 }
 
@@ -906,10 +927,11 @@ static bool img_load(struct test_ctx *t, const char *name, struct img *im)
 /* Opens (a copy of) bytes; on success walks everything the object
  * exposes, so that sanitizers see any bad pointer. Returns open's code;
  * err receives the message. */
-static int try_open(const void *buf, size_t size, char *err, size_t err_sz)
+static int try_open_as(const void *buf, size_t size, enum bpfvet_conventions conv,
+		       char *err, size_t err_sz)
 {
 	struct bpfvet_open_opts opts = { .sz = sizeof(opts), .errbuf = err,
-					 .errbuf_sz = err_sz };
+					 .errbuf_sz = err_sz, .conventions = conv };
 	struct bpfvet_object *obj = NULL;
 	volatile unsigned long sum = 0;
 	size_t i, j, n;
@@ -945,6 +967,12 @@ static int try_open(const void *buf, size_t size, char *err, size_t err_sz)
 	(void)sum;
 	bpfvet_object__close(obj);
 	return 0;
+}
+
+/* As the CLI opens: conventions chosen per object. */
+static int try_open(const void *buf, size_t size, char *err, size_t err_sz)
+{
+	return try_open_as(buf, size, BPFVET_CONV_AUTO, err, err_sz);
 }
 
 /* Every truncation of a valid object cuts its section header table (at
@@ -1030,14 +1058,20 @@ static size_t sec_by_name(struct img *im, const char *name)
 	return 0;
 }
 
-static void expect_error(struct test_ctx *t, struct img *im, const char *what,
-			 int want_rc, const char *want_msg)
+static void expect_error_as(struct test_ctx *t, struct img *im, enum bpfvet_conventions conv,
+			    const char *what, int want_rc, const char *want_msg)
 {
 	char err[256];
-	int rc = try_open(im->buf, im->size, err, sizeof(err));
+	int rc = try_open_as(im->buf, im->size, conv, err, sizeof(err));
 
 	CHECK_MSG(t, rc == want_rc && strstr(err, want_msg),
 		  "%s: rc %d \"%s\", want %d \"...%s...\"", what, rc, err, want_rc, want_msg);
+}
+
+static void expect_error(struct test_ctx *t, struct img *im, const char *what,
+			 int want_rc, const char *want_msg)
+{
+	expect_error_as(t, im, BPFVET_CONV_AUTO, what, want_rc, want_msg);
 }
 
 static void test_crafted_header(struct test_ctx *t)
@@ -1159,6 +1193,27 @@ static Elf64_Sym *sym_by_name(struct img *im, const char *name)
 	return NULL;
 }
 
+static void expect_static_loaded(struct test_ctx *t, const struct img *im)
+{
+	struct bpfvet_open_opts opts = { .sz = sizeof(opts) };
+	struct bpfvet_object *obj = NULL;
+	int rc = bpfvet_object__open_mem(im->buf, im->size, "static", &opts, &obj);
+
+	CHECK_INT(t, rc, 0);
+	if (rc)
+		return;
+	CHECK_INT(t, bpfvet_object__conventions(obj), BPFVET_CONV_CILIUM);
+	CHECK_STR(t, bpfvet_object__conventions_reason(obj),
+		  "program p_socket in section socket is static, with BTF: cilium/ebpf loads it, "
+		  "libbpf does not");
+	CHECK(t, bpfvet_object__warning_cnt(obj) >= 1);
+	if (bpfvet_object__warning_cnt(obj) >= 1)
+		CHECK_STR(t, bpfvet_object__warning(obj, 0),
+			  "section socket: program p_socket is static (cilium/ebpf loads it; "
+			  "libbpf refuses it)");
+	bpfvet_object__close(obj);
+}
+
 static void test_crafted_functions(struct test_ctx *t)
 {
 	struct img im;
@@ -1171,10 +1226,13 @@ static void test_crafted_functions(struct test_ctx *t)
 	if (sym) {
 		unsigned char keep = sym->st_info;
 
-		/* libbpf refuses static programs outside .text. */
+		/* libbpf refuses static programs outside .text; cilium/ebpf,
+		 * which auto takes for them next to BTF, loads them. */
 		sym->st_info = ELF64_ST_INFO(STB_LOCAL, STT_FUNC);
-		expect_error(t, &im, "static program", -EOPNOTSUPP,
-			     "section socket: program p_socket is static");
+		expect_error_as(t, &im, BPFVET_CONV_LIBBPF, "static program", -EOPNOTSUPP,
+				"section socket: program p_socket is static, which libbpf "
+				"does not support");
+		expect_static_loaded(t, &im);
 		sym->st_info = keep;
 	}
 	sym = sym_by_name(&im, "xdp_a");
@@ -1234,6 +1292,7 @@ int main(void)
 	RUN(&t, test_global_data);
 	RUN(&t, test_map_relocs);
 	RUN(&t, test_legacy_maps);
+	RUN(&t, test_legacy_maps_libbpf);
 	RUN(&t, test_iproute2_maps);
 	RUN(&t, test_calls);
 	RUN(&t, test_externs);
