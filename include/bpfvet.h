@@ -223,8 +223,10 @@ uint32_t bpfvet_program__flags(const struct bpfvet_program *prog);
  * receives them (map references carry map indexes, not fds). */
 const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *prog,
 					       size_t *cnt);
-/* After a lenient open: why libbpf could not load this program (one of
- * the object's warnings), or NULL. Its instructions keep whatever could
+/* Why the object's loader would not load this program (one of the
+ * object's warnings), or NULL: a problem of a lenient open or of another
+ * loader's conventions, or an attach target the target BTF lacks (libbpf
+ * refuses that program at load). Its instructions keep whatever could
  * not be relocated as compiled; bpfvet_program__verify() refuses it. */
 const char *bpfvet_program__problem(const struct bpfvet_program *prog);
 

@@ -336,7 +336,8 @@ static int prepare(struct kload *kl)
 	/* The object's own loader would not load it either: the kernel is
 	 * never asked, as bpfvet's verdict is "refused" for the same reason. */
 	if (prog->problem)
-		return kload_refuse(kl, -ENOEXEC, "%s", prog->problem);
+		return kload_refuse(kl, prog->problem_err ? prog->problem_err : -ENOEXEC, "%s",
+				    prog->problem);
 	if (!prog->type_known || prog->type == BPF_PROG_TYPE_UNSPEC)
 		return kload_refuse(kl, -EINVAL,
 				    "prog '%s': missing BPF prog type, check ELF section name '%s'",

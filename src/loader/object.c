@@ -238,6 +238,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 		err = progs_build(ld);
 	if (!err)
 		err = conventions_types(ld);
+	if (!err)
+		err = attach_check(ld);
 	if (!err) {
 		struct_ops_assign(ld);
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);

@@ -189,9 +189,12 @@ struct bpfvet_program {
 	size_t raw_map_cnt;
 	char *raw_license;
 
-	/* Lenient open: why libbpf could not load this program (an entry in
+	/* Why its loader could not load this program (an entry in
 	 * obj->warnings), or NULL. Such a program is not verified. */
 	const char *problem;
+	/* The loader's errno for it when known (-ESRCH: no attach target),
+	 * else 0. */
+	int problem_err;
 };
 
 struct bpfvet_object {

@@ -55,6 +55,19 @@ int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, 
 	return ret;
 }
 
+int ld_refuse(struct loader *ld, struct bpfvet_program *prog, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = add_warning(ld, fmt, ap, &prog->problem);
+	va_end(ap);
+	if (!ret)
+		prog->problem_err = err;
+	return ret;
+}
+
 int ld_warning(struct loader *ld, const char *fmt, ...)
 {
 	va_list ap;

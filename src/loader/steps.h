@@ -193,6 +193,14 @@ int ld_problem(struct loader *ld, const char **textp, int err, const char *fmt, 
 void problems_free(struct bpfvet_object *obj);
 /* A warning of the object, strict or lenient; -ENOMEM or 0. */
 int ld_warning(struct loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A problem of one program that every loader has at load time, whatever
+ * the conventions: a warning, and the program's problem (refused). */
+int ld_refuse(struct loader *ld, struct bpfvet_program *prog, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* attach.c: after progs_build, with a target BTF: programs whose attach
+ * target it lacks are refused, as by libbpf at load. */
+int attach_check(struct loader *ld);
 
 /* conventions.c: whose conventions to load by (after sections_classify);
  * sets obj->conv and obj->conv_reason, and makes a non-libbpf open
