@@ -339,16 +339,50 @@ static int append_inner(struct loader *ld)
 	return 0;
 }
 
-/* libbpf sizes a perf event array without max_entries by the number of
- * possible CPUs, when it creates the map. */
-static void size_perf_arrays(struct loader *ld)
+/* Local storage maps must have max_entries 0: the kernel sizes them. */
+static bool sized_by_kernel(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_CGRP_STORAGE:
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Maps without max_entries. libbpf sizes a perf event array by the
+ * possible CPUs when it creates it. Other maps a tool sizes at run time
+ * (xdp-bench's cpus_available by the CPU count): the object alone does
+ * not say how large, and the verifier needs a size (an array lookup with
+ * a constant key below it cannot return NULL). They get veristat's 1, as
+ * `bpfvet kernel` creates them, and a warning; ring buffers one page. */
+static int size_unsized_maps(struct loader *ld)
 {
 	for (size_t i = 0; i < ld->obj->map_cnt; i++) {
 		struct bpfvet_map *m = &ld->obj->maps[i];
+		uint32_t n;
+		int err;
 
-		if (m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !m->max_entries)
+		if (m->max_entries || sized_by_kernel(m->type))
+			continue;
+		if (m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 			m->max_entries = ld->nr_cpus;
+			continue;
+		}
+		n = m->type == BPF_MAP_TYPE_RINGBUF || m->type == BPF_MAP_TYPE_USER_RINGBUF ?
+		    4096 : 1;
+		err = ld_warning(ld, "map %s: max_entries is 0, for its loader to set at run "
+				 "time: verified with %u, as veristat creates it", m->name, n);
+		if (err)
+			return err;
+		m->max_entries = n;
 	}
+	return 0;
 }
 
 int maps_link(struct loader *ld)
@@ -358,7 +392,7 @@ int maps_link(struct loader *ld)
 	if (!err)
 		err = append_inner(ld);
 	if (!err)
-		size_perf_arrays(ld);
+		err = size_unsized_maps(ld);
 	return err;
 }
 
