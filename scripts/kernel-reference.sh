@@ -9,8 +9,16 @@
 # pre-verifier. Durations are left out: they change from run to run.
 #
 # usage: scripts/kernel-reference.sh [OUT.csv]   (default: stdout)
+#        scripts/kernel-reference.sh --realworld [OUT.csv]
 #        scripts/kernel-reference.sh --describe  (this kernel's lines for
 #                                     tests/conformance/kernel-6.18.build)
+#
+# --realworld records every object `make realworld` gathers (libbpf-tools,
+# xdp-tools, libxdp, pcp/, cilium-ebpf/), each loaded by the conventions
+# of its own loader as bpfvet chooses them (--loader auto) and relocated
+# for this kernel's BTF, into tests/conformance/kernel-6.18-realworld.csv:
+# the same columns, file as its path under build/realworld, and a section
+# column after prog. tests/cli/realworld.sh compares bpfvet with it.
 #
 # The reference is one kernel build's record, never today's kernel: tests
 # compare bpfvet with it, and `make kernel-check` reports how the running
@@ -63,6 +71,41 @@ describe() {
 
 if [ "${1:-}" = "--describe" ]; then
 	describe
+	exit 0
+fi
+
+realworld() {
+	out=$1
+	case $BPFVET in /*) ;; *) BPFVET=$PWD/$BPFVET ;; esac
+	[ -d build/realworld ] || { echo "kernel-reference: build/realworld is missing (make realworld)" >&2; exit 1; }
+	tmp=$(mktemp)
+	trap 'rm -f "$tmp"' EXIT
+	# shellcheck disable=SC2046
+	set -- $(cd build/realworld && ls ./*.o pcp/*.o cilium-ebpf/*.elf | sed 's|^\./||')
+	# Objects their loader refuses as a whole make the command exit 2;
+	# they have no rows.
+	(cd build/realworld && "$BPFVET" kernel --kernel-only -o csv "$@") >"$tmp" || [ $? = 2 ]
+	python3 - "$tmp" "$@" >"$out" <<'EOF'
+import csv, os, sys
+paths = {}
+for p in sys.argv[2:]:
+    b = os.path.basename(p)
+    if b in paths:
+        sys.exit('kernel-reference: two real-world objects named %s' % b)
+    paths[b] = p
+w = csv.writer(sys.stdout, lineterminator='\n')
+w.writerow(['file', 'prog', 'section', 'prog_type', 'verdict', 'stage', 'errno', 'insns',
+            'total_states', 'peak_states', 'error'])
+for r in csv.DictReader(open(sys.argv[1])):
+    w.writerow([paths[r['file_name']], r['prog_name'], r['section'], r['prog_type'],
+                r['kernel_verdict'], r['kernel_stage'], r['kernel_errno'],
+                r['kernel_total_insns'], r['kernel_total_states'], r['kernel_peak_states'],
+                r['kernel_error']])
+EOF
+}
+
+if [ "${1:-}" = "--realworld" ]; then
+	realworld "${2:-/dev/stdout}"
 	exit 0
 fi
 out=${1:-/dev/stdout}

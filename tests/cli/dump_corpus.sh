@@ -7,7 +7,8 @@ need_corpus dump_corpus_build
 # One process for all of them: under ASan most of the time of a small
 # dump is starting the process and the leak check at its exit, and one
 # leak check at the end sees every object's leaks just as well.
-set -- build/corpus/progs/*.o build/corpus/verifier/*.o build/realworld/*.o
+set -- build/corpus/progs/*.o build/corpus/verifier/*.o build/realworld/*.o \
+	build/realworld/pcp/*.o build/realworld/cilium-ebpf/*.elf
 "$BPFVET" dump "$@" >"$TMP/all" 2>"$TMP/err"
 rc=$?
 n=$(grep -c '^object: ' "$TMP/all")

@@ -22,6 +22,12 @@ for f in release version; do
 		fail "reference_names_$f" "no target.$f or verdicts.$f line"; fi
 done
 
+# The real-world record is the target's kernel's: its BTF relocated them.
+check reference_realworld_kernel "$(val realworld.release)" "$(val target.release)"
+[ "$(head -n 1 tests/conformance/kernel-6.18-realworld.csv)" = \
+	"file,prog,section,prog_type,verdict,stage,errno,insns,total_states,peak_states,error" ] &&
+	pass reference_realworld_columns || fail reference_realworld_columns "$(head -n 1 tests/conformance/kernel-6.18-realworld.csv)"
+
 # The options of the shell and C tests are the target's.
 opt() { echo "$TARGET" | sed -n "s/.*--$1 \([^ ]*\).*/\1/p"; }
 check reference_lib_version "$(opt kernel-version)" "$(val target.kernel_version)"
