@@ -427,35 +427,59 @@ static uint32_t sibling_type(const struct bpfvet_object *obj, uint32_t fallback)
 	return best;
 }
 
+/* The type another loader gives to a section libbpf's table does not
+ * know; false when it gives none. */
+static bool other_loader_type(const struct loader *ld, const char *sec, uint32_t siblings,
+			      uint32_t *type)
+{
+	switch (ld->obj->conv) {
+	case BPFVET_CONV_CILIUM:
+		return cilium_prefix_type(sec, type);
+	case BPFVET_CONV_IPROUTE2:
+	case BPFVET_CONV_LEGACY:
+		if (legacy_prefix_type(sec, type))
+			return true;
+		*type = siblings;
+		return conv_is_tail_section(sec);
+	default:
+		return false;
+	}
+}
+
+/* A program no type was found for: its loader would not load it (libbpf:
+ * "missing BPF prog type"; cilium/ebpf skips it), and neither does the
+ * kernel without one. */
+static int refuse_untyped(struct loader *ld, struct bpfvet_program *p)
+{
+	if (ld->obj->conv == BPFVET_CONV_LIBBPF)
+		return ld_refuse(ld, p, -EINVAL,
+				 "prog '%s': missing BPF prog type, check ELF section name '%s'",
+				 p->name, p->sec_name);
+	if (ld->obj->conv == BPFVET_CONV_CILIUM)
+		return ld_refuse(ld, p, -EINVAL, "program %s: section %s gives no program type: "
+				 "cilium/ebpf does not load it", p->name, p->sec_name);
+	return ld_refuse(ld, p, -EINVAL, "program %s: section %s gives no program type: "
+			 "its loader sets one (-t TYPE)", p->name, p->sec_name);
+}
+
 /* Programs whose section libbpf's table does not know get the type their
- * own loader would give them; each such guess is a warning. */
+ * own loader would give them, each guess a warning, or are refused. */
 int conventions_types(struct loader *ld)
 {
 	struct bpfvet_object *obj = ld->obj;
 	uint32_t siblings = sibling_type(obj, BPF_PROG_TYPE_SCHED_CLS);
 	int err = 0;
 
-	if (obj->conv == BPFVET_CONV_LIBBPF || ld->have_override)
+	if (ld->have_override)
 		return 0;
 	for (size_t i = 0; i < obj->prog_cnt && !err; i++) {
 		struct bpfvet_program *p = &obj->progs[i];
 		uint32_t type;
 
-		if (p->type_known)
+		if (p->type_known || p->problem)
 			continue;
-		if (obj->conv == BPFVET_CONV_CILIUM) {
-			/* cilium/ebpf skips a program of unspecified type. */
-			if (!cilium_prefix_type(p->sec_name, &type)) {
-				err = ld_problem(ld, &p->problem, -EINVAL,
-						 "program %s: section %s gives no program type: "
-						 "cilium/ebpf does not load it", p->name, p->sec_name);
-				continue;
-			}
-		} else if (legacy_prefix_type(p->sec_name, &type)) {
-			;
-		} else if (conv_is_tail_section(p->sec_name)) {
-			type = siblings;
-		} else {
+		if (!other_loader_type(ld, p->sec_name, siblings, &type)) {
+			err = refuse_untyped(ld, p);
 			continue;
 		}
 		p->type = type;

@@ -118,3 +118,12 @@ grep -qF '{"prog_name": "calls_undefined", "verdict": "refused", "total_insns": 
 	pass conventions_refused_json || fail conventions_refused_json "$(cat "$TMP/json")"
 # Refused programs make verify exit 1, as rejected ones do.
 expect_exit conventions_refused_exit 1 "$BPFVET" "$PROGS/conv_static.o" -p calls_undefined -q
+
+# A program no loader gives a type: refused in the words of its loader
+# (libbpf's here), as `bpfvet kernel` refuses it; never verified as unspec.
+"$BPFVET" "$PROGS/loader_sections.o" -p p_unknown -o csv -e prog,verdict,error 2>/dev/null >"$TMP/csv"
+[ "$(tail -n 1 "$TMP/csv")" = "p_unknown,refused,\"prog 'p_unknown': missing BPF prog type, check ELF section name 'my_custom_section'\"" ] &&
+	pass conventions_untyped || fail conventions_untyped "$(tail -n 1 "$TMP/csv")"
+"$BPFVET" "$PROGS/loader_sections.o" -p p_unknown -t socket_filter -o csv -e prog,verdict 2>/dev/null >"$TMP/csv"
+[ "$(tail -n 1 "$TMP/csv")" = "p_unknown,success" ] &&
+	pass conventions_untyped_given || fail conventions_untyped_given "$(tail -n 1 "$TMP/csv")"

@@ -65,7 +65,8 @@ S=$PROGS/loader_sections.o
 expect_exit dump_type 0 "$BPFVET" dump -t sched_cls -p p_socket "$S"
 expect_line dump_type_line 'prog 0: name=p_socket section=socket type=sched_cls flags=0x0 insns=2 subprogs=1'
 expect_exit dump_type_unknown_sec 0 "$BPFVET" dump -p p_unknown "$S"
-expect_line dump_unknown 'prog 56: name=p_unknown section=my_custom_section type=unknown flags=0x0 insns=2 subprogs=1'
+expect_line dump_unknown 'prog 56: name=p_unknown section=my_custom_section type=unknown flags=0x0 insns=2 subprogs=1 (warning 0)'
+expect_line dump_unknown_warning "warning 0: prog 'p_unknown': missing BPF prog type, check ELF section name 'my_custom_section'"
 expect_exit dump_type_bad 2 "$BPFVET" dump -t bogus "$S"
 expect_err dump_type_bad_msg "bpfvet: $S: unknown program type 'bogus'"
 
