@@ -142,6 +142,11 @@ static int classify_progbits(struct loader *ld, size_t idx,
 	} else if (!strcmp(name, ".addr_space.1")) {
 		ld->sec_kind[idx] = SEC_ARENA;
 		ld->arena_shndx = idx;
+	} else {
+		/* A loader of its own may read it (Falco's "kernel_version");
+		 * none that bpfvet follows does. */
+		return ld_warning(ld, "section %s: data the loader does not read (a tool of "
+				  "its own may), ignored", name);
 	}
 	return 0;
 }
