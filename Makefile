@@ -130,7 +130,8 @@ $(B)/conformance-runner: $(CONF_SRCS) $(CONF_HDRS) $(HDRS) $(B)/libbpfvet.a $(LI
 		$(shell pkg-config --libs libelf zlib) -lm
 
 # Custom loaders' objects often carry no BTF.
-$(B)/progs/conv_bare.o $(B)/progs/conv_calls.o: BPF_CFLAGS += -g0
+$(B)/progs/conv_bare.o $(B)/progs/conv_calls.o $(B)/progs/conv_falco.o \
+	$(B)/progs/conv_samples.o: BPF_CFLAGS += -g0
 $(B)/progs/%.o: tests/progs/%.c $(wildcard tests/progs/*.h) | $(B)/progs
 	$(BPF_CC) $(BPF_CFLAGS) -c $< -o $@
 $(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples

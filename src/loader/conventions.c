@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "base/uapi.h"
 #include "progtype.h"
 #include "steps.h"
@@ -58,6 +60,7 @@ int bpfvet_conventions_by_name(const char *name, enum bpfvet_conventions *c)
 struct conv_signals {
 	const char *static_prog;	/* a static FUNC in a program section */
 	const char *static_sec;
+	bool static_cilium_typed;	/* whose type cilium/ebpf's prefixes give */
 	const char *tail_sec;		/* an "id/key" section of iproute2 */
 	const char *bare_sec;		/* a code section without FUNC symbols */
 	const char *legacy_sec;		/* a "maps" section ... */
@@ -89,6 +92,22 @@ bool conv_is_tail_section(const char *name)
 	return *p == '\0';
 }
 
+/* The first static program, preferring one cilium/ebpf would type: a
+ * Cilium object's static tail calls sit next to sections only its own
+ * loader names ("ingress" for OVS's), which cilium/ebpf would skip. */
+static void note_static(struct conv_signals *s, const char *prog, const char *sec)
+{
+	struct sec_type st;
+	uint32_t type;
+	bool typed = progtype_from_section(sec, &st) || cilium_prefix_type(sec, &type);
+
+	if (s->static_prog && (s->static_cilium_typed || !typed))
+		return;
+	s->static_prog = prog;
+	s->static_sec = sec;
+	s->static_cilium_typed = typed;
+}
+
 static void scan_code_section(const struct loader *ld, size_t idx, struct conv_signals *s)
 {
 	const char *name = ld->elf.secs[idx].name;
@@ -102,11 +121,8 @@ static void scan_code_section(const struct loader *ld, size_t idx, struct conv_s
 		if (sym->st_shndx != idx || ELF64_ST_TYPE(sym->st_info) != STT_FUNC)
 			continue;
 		any_func = true;
-		if (idx != ld->text_shndx && ELF64_ST_BIND(sym->st_info) == STB_LOCAL &&
-		    !s->static_prog) {
-			s->static_prog = elf_file_sym_name(&ld->elf, sym);
-			s->static_sec = name;
-		}
+		if (idx != ld->text_shndx && ELF64_ST_BIND(sym->st_info) == STB_LOCAL)
+			note_static(s, elf_file_sym_name(&ld->elf, sym), name);
 	}
 	if (!any_func && idx != ld->text_shndx && !s->bare_sec)
 		s->bare_sec = name;
@@ -230,7 +246,7 @@ static int choose_auto(struct loader *ld, const struct conv_signals *s)
 		return set_reason(ld, "section %s is an iproute2 tail-call section (id/key)",
 				  s->tail_sec);
 	}
-	if (s->static_prog && s->btf) {
+	if (s->static_prog && s->btf && s->static_cilium_typed) {
 		obj->conv = BPFVET_CONV_CILIUM;
 		return set_reason(ld, "program %s in section %s is static, with BTF: "
 				  "cilium/ebpf loads it, libbpf does not", s->static_prog,
@@ -250,8 +266,10 @@ static int choose_auto(struct loader *ld, const struct conv_signals *s)
 	if (s->static_prog || s->bare_sec || s->legacy_sec || (s->old_sec && !s->btf)) {
 		obj->conv = BPFVET_CONV_LEGACY;
 		if (s->static_prog)
-			return set_reason(ld, "program %s in section %s is static, without BTF",
-					  s->static_prog, s->static_sec);
+			return set_reason(ld, "program %s in section %s is static, %s",
+					  s->static_prog, s->static_sec,
+					  s->btf ? "in a section cilium/ebpf would not type" :
+					  "without BTF");
 		if (s->bare_sec)
 			return set_reason(ld, "code section %s has no function symbols",
 					  s->bare_sec);
@@ -427,6 +445,68 @@ static uint32_t sibling_type(const struct bpfvet_object *obj, uint32_t fallback)
 	return best;
 }
 
+/* Context structs that name one program type. Programs of the custom
+ * loaders often sit in sections named for their role ("ingress",
+ * "tail-32"), typed by the loader's code; with BTF, the context the
+ * program takes says which type it was written for. __sk_buff serves
+ * socket filters too: tc's type is the one those loaders use. */
+static const struct {
+	const char *ctx;
+	uint32_t type;
+} ctx_types[] = {
+	{ "__sk_buff", BPF_PROG_TYPE_SCHED_CLS },
+	{ "xdp_md", BPF_PROG_TYPE_XDP },
+	{ "pt_regs", BPF_PROG_TYPE_KPROBE },
+	{ "bpf_raw_tracepoint_args", BPF_PROG_TYPE_RAW_TRACEPOINT },
+	{ "bpf_perf_event_data", BPF_PROG_TYPE_PERF_EVENT },
+	{ "bpf_sock_ops", BPF_PROG_TYPE_SOCK_OPS },
+	{ "sk_msg_md", BPF_PROG_TYPE_SK_MSG },
+	{ "sk_reuseport_md", BPF_PROG_TYPE_SK_REUSEPORT },
+	{ "bpf_sysctl", BPF_PROG_TYPE_CGROUP_SYSCTL },
+	{ "bpf_cgroup_dev_ctx", BPF_PROG_TYPE_CGROUP_DEVICE },
+};
+
+/* The struct a program's first argument points to, from its BTF. */
+static const char *ctx_struct_name(const struct bpfvet_object *obj,
+				   const struct bpfvet_program *p)
+{
+	const struct btf_type *t;
+	uint32_t id;
+
+	if (!obj->btf || !p->func_info_cnt)
+		return NULL;
+	t = btf__type_by_id(obj->btf, p->func_info[0].type_id);
+	if (!t || !btf_is_func(t))
+		return NULL;
+	t = btf__type_by_id(obj->btf, t->type);
+	if (!t || !btf_is_func_proto(t) || !btf_vlen(t))
+		return NULL;
+	id = btf_params(t)[0].type;
+	t = btf__type_by_id(obj->btf, id);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(obj->btf, t->type);
+	if (!t || !btf_is_ptr(t))
+		return NULL;
+	t = btf__type_by_id(obj->btf, t->type);
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(obj->btf, t->type);
+	return t && btf_is_struct(t) ? btf__name_by_offset(obj->btf, t->name_off) : NULL;
+}
+
+static bool ctx_type(const struct bpfvet_object *obj, const struct bpfvet_program *p,
+		     uint32_t *type)
+{
+	const char *name = ctx_struct_name(obj, p);
+
+	for (size_t i = 0; name && i < sizeof(ctx_types) / sizeof(ctx_types[0]); i++) {
+		if (!strcmp(name, ctx_types[i].ctx)) {
+			*type = ctx_types[i].type;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The type another loader gives to a section libbpf's table does not
  * know; false when it gives none. */
 static bool other_loader_type(const struct loader *ld, const char *sec, uint32_t siblings,
@@ -478,15 +558,22 @@ int conventions_types(struct loader *ld)
 
 		if (p->type_known || p->problem)
 			continue;
-		if (!other_loader_type(ld, p->sec_name, siblings, &type)) {
+		if (other_loader_type(ld, p->sec_name, siblings, &type)) {
+			err = conv_warn_libbpf(ld, "program %s: section %s names no type libbpf "
+					       "knows; its loader gives it %s", p->name,
+					       p->sec_name, bpfvet_prog_type_name(type));
+		} else if ((obj->conv == BPFVET_CONV_LEGACY || obj->conv == BPFVET_CONV_IPROUTE2) &&
+			   ctx_type(obj, p, &type)) {
+			err = ld_warning(ld, "program %s: section %s names no type; its context, "
+					 "struct %s, makes it %s (-t TYPE to say otherwise)",
+					 p->name, p->sec_name, ctx_struct_name(obj, p),
+					 bpfvet_prog_type_name(type));
+		} else {
 			err = refuse_untyped(ld, p);
 			continue;
 		}
 		p->type = type;
 		p->type_known = true;
-		err = conv_warn_libbpf(ld, "program %s: section %s names no type libbpf knows; "
-				       "its loader gives it %s", p->name, p->sec_name,
-				       bpfvet_prog_type_name(type));
 	}
 	return err;
 }

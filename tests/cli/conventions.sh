@@ -5,7 +5,9 @@
 # same conventions (tests/fixtures/conventions/kernel.csv).
 . tests/lib.sh
 FIX=tests/fixtures/conventions/kernel.csv
-OBJS="conv_static conv_bare conv_calls loader_iproute2 loader_legacy"
+# conv_cilium, conv_falco, conv_ovs, conv_samples and conv_suricata are
+# built the way those projects build theirs, for their loaders.
+OBJS="conv_static conv_bare conv_calls conv_cilium conv_falco conv_ovs conv_samples conv_suricata loader_iproute2 loader_legacy"
 
 # loader_is NAME OBJ WANT [OPTION...]: dump's "loader:" line.
 loader_is() {
@@ -23,6 +25,17 @@ loader_is conventions_auto_static_btf conv_static \
 	"cilium (program tail_count in section tc is static, with BTF: cilium/ebpf loads it, libbpf does not)"
 loader_is conventions_auto_static_bare conv_bare \
 	"legacy (program count in section socket1 is static, without BTF)"
+loader_is conventions_auto_cilium conv_cilium \
+	"cilium (program tail_ct in section tc/tail is static, with BTF: cilium/ebpf loads it, libbpf does not)"
+loader_is conventions_auto_falco conv_falco \
+	"legacy (program bpf_terminate_filler in section raw_tracepoint/filler/terminate_filler is static, without BTF)"
+# Static with BTF, but in sections cilium/ebpf would not type.
+loader_is conventions_auto_ovs conv_ovs \
+	"legacy (program to_stack in section ingress is static, in a section cilium/ebpf would not type)"
+loader_is conventions_auto_samples conv_samples \
+	"legacy (section maps holds legacy map definitions, which libbpf dropped in 1.0)"
+loader_is conventions_auto_suricata conv_suricata \
+	"legacy (section maps holds legacy map definitions, which libbpf dropped in 1.0)"
 loader_is conventions_auto_cross_call conv_calls \
 	"cilium (section xdp calls a function of section helpers: only cilium/ebpf links calls outside .text)"
 loader_is conventions_auto_elf_map loader_iproute2 \
@@ -74,6 +87,12 @@ warn_has conventions_warn_tail conv_static \
 	"section tc: insn 0 of calls_undefined calls not_linked, which nothing defines"
 warn_has conventions_warn_cross_call conv_calls \
 	"program xdp_calls: insn 3 calls a function of section helpers, not of .text (cilium/ebpf loads it; libbpf refuses it)"
+warn_has conventions_warn_ctx_type conv_ovs \
+	"program parse: section tail-32 names no type; its context, struct __sk_buff, makes it sched_cls (-t TYPE to say otherwise)"
+warn_has conventions_warn_unsized conv_falco \
+	"map frame_scratch: max_entries is 0, for its loader to set at run time: verified with 1, as veristat creates it"
+warn_has conventions_warn_section conv_falco \
+	"section kernel_version: data the loader does not read (a tool of its own may), ignored"
 warn_has conventions_warn_iproute2_tail loader_iproute2 \
 	"program tail_0: section 1/0 names no type libbpf knows; its loader gives it sched_cls (iproute2 loads it; libbpf refuses it)"
 
