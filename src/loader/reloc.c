@@ -257,6 +257,7 @@ static int add_relo(struct loader *ld, struct func *fn, size_t insn,
 	c.sym_name = name ? name : "?";
 	c.out = &arr[fn->relo_cnt];
 	c.out->insn = insn;
+	c.out->seq = fn->relo_cnt;
 	err = record(&c);
 	if (!err)
 		fn->relo_cnt++;
@@ -318,7 +319,27 @@ static int cmp_relos(const void *pa, const void *pb)
 
 	if (a->insn != b->insn)
 		return a->insn < b->insn ? -1 : 1;
-	return 0;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* Two relocations of one instruction: only a broken toolchain writes
+ * them. The first in the file applies; the others are named. */
+static int warn_duplicates(struct loader *ld, const struct func *fn)
+{
+	size_t dups = 0, first = 0;
+
+	for (size_t j = 1; j < fn->relo_cnt; j++) {
+		if (fn->relos[j].insn != fn->relos[j - 1].insn)
+			continue;
+		if (!dups++)
+			first = fn->relos[j].insn;
+	}
+	if (!dups)
+		return 0;
+	return ld_warning(ld, "section %s: %s has %zu relocation%s of an instruction already "
+			  "relocated (first at insn %zu): the first in the file applies",
+			  ld->elf.secs[fn->sec_idx].name, fn->name, dups, dups == 1 ? "" : "s",
+			  first);
 }
 
 int relos_collect(struct loader *ld)
@@ -343,10 +364,14 @@ int relos_collect(struct loader *ld)
 		if (err)
 			return err;
 	}
-	for (i = 0; i < ld->func_cnt; i++)
-		if (ld->funcs[i].relo_cnt)
-			qsort(ld->funcs[i].relos, ld->funcs[i].relo_cnt,
-			      sizeof(struct relo), cmp_relos);
+	for (i = 0; i < ld->func_cnt; i++) {
+		if (!ld->funcs[i].relo_cnt)
+			continue;
+		qsort(ld->funcs[i].relos, ld->funcs[i].relo_cnt, sizeof(struct relo), cmp_relos);
+		err = warn_duplicates(ld, &ld->funcs[i]);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -663,7 +688,7 @@ static int reloc_data(struct build *b)
 
 		for (j = 0; j < fn->relo_cnt; j++) {
 			if (j && fn->relos[j].insn == fn->relos[j - 1].insn)
-				continue;	/* duplicate relocation: first wins */
+				continue;	/* a duplicate: warned of */
 			err = apply_relo(b, fn, &fn->relos[j]);
 			if (err)
 				return err;

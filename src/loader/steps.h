@@ -48,6 +48,7 @@ struct relo {
 	size_t ext_idx;
 	uint64_t sym_off;	/* symbol value, in bytes */
 	size_t sec_idx;		/* RELO_CALL: the callee's section */
+	size_t seq;		/* order in the file, for a stable sort */
 };
 
 /* One function body: an entry program or a .text subprogram. */

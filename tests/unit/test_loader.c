@@ -1074,6 +1074,20 @@ static void expect_error(struct test_ctx *t, struct img *im, const char *what,
 	expect_error_as(t, im, BPFVET_CONV_AUTO, what, want_rc, want_msg);
 }
 
+static void expect_warning(struct test_ctx *t, const struct img *im, const char *what,
+			   const char *want)
+{
+	struct bpfvet_open_opts opts = { .sz = sizeof(opts) };
+	struct bpfvet_object *obj = NULL;
+	int rc = bpfvet_object__open_mem(im->buf, im->size, "mutant", &opts, &obj);
+	bool found = false;
+
+	for (size_t i = 0; !rc && i < bpfvet_object__warning_cnt(obj); i++)
+		found |= strstr(bpfvet_object__warning(obj, i), want) != NULL;
+	CHECK_MSG(t, !rc && found, "%s: rc %d, no warning \"...%s...\"", what, rc, want);
+	bpfvet_object__close(obj);
+}
+
 static void test_crafted_header(struct test_ctx *t)
 {
 	struct img im;
@@ -1128,6 +1142,17 @@ static void test_crafted_relocs(struct test_ctx *t)
 		rel[0].r_offset = i * 8;
 		expect_error(t, &im, "plain insn", -EINVAL, "neither LD_IMM64 nor CALL");
 		rel[0] = keep;
+		/* A second relocation of the same instruction: named, not
+		 * applied over the first. */
+		CHECK(t, rsh->sh_size >= 2 * sizeof(*rel));
+		if (rsh->sh_size >= 2 * sizeof(*rel)) {
+			Elf64_Rel keep1 = rel[1];
+
+			rel[1].r_offset = rel[0].r_offset;
+			expect_warning(t, &im, "duplicate", "relocation of an instruction already "
+				       "relocated (first at insn ");
+			rel[1] = keep1;
+		}
 	}
 	/* Relocation section with a bad entry size. */
 	rsh->sh_entsize = 24;
