@@ -13,6 +13,9 @@ Sections, each ending with a DRIFT-SUMMARY line:
              loaded alone (bpfvet kernel --kernel-only), against
              tests/conformance/kernel-6.18.csv: verdict, stage, errno,
              insns, total and peak states, error;
+  realworld  every program of `make realworld`, each object loaded by its
+             own loader's conventions (scripts/kernel-reference.sh
+             --realworld), against tests/conformance/kernel-6.18-realworld.csv;
   testloader the verifier selftests under the selftest loader's rules
              (build/conformance-runner --reference live), against
              tests/conformance/kernel-6.18-testloader.csv;
@@ -39,6 +42,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_FILE = 'tests/conformance/kernel-6.18.build'
 REF = 'tests/conformance/kernel-6.18.csv'
+REF_RW = 'tests/conformance/kernel-6.18-realworld.csv'
 TESTLOADER = 'tests/conformance/kernel-6.18-testloader.csv'
 LOGS = 'tests/fixtures/logs'
 BPFVET = 'build/bpfvet'
@@ -175,6 +179,33 @@ def check_verdicts(rep, tmp):
     rep.summary('verdicts', len(ref), bad)
 
 
+def check_realworld(rep, tmp):
+    print('== realworld: each object by its own loader\'s conventions, against %s' % REF_RW)
+    out = os.path.join(tmp, 'realworld.csv')
+    p = subprocess.run(['scripts/kernel-reference.sh', '--realworld', out],
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode:
+        die('scripts/kernel-reference.sh --realworld failed: ' + p.stderr.strip()[:300])
+    with open(os.path.join(ROOT, REF_RW)) as f:
+        ref = {(r['file'], r['prog']): r for r in csv.DictReader(f)}
+    with open(out) as f:
+        live = {(r['file'], r['prog']): r for r in csv.DictReader(f)}
+    bad = 0
+    for key in sorted(set(ref) | set(live)):
+        item = '%s/%s' % key
+        if key not in live or key not in ref:
+            rep.drift(item, 'program', 'present' if key in ref else 'absent',
+                      'present' if key in live else 'absent')
+            bad += 1
+            continue
+        diffs = [(a, ref[key][a], live[key][a]) for a, _ in FIELDS
+                 if ref[key][a] != live[key][a]]
+        for a, r, v in diffs:
+            rep.drift(item, a, r or '""', v or '""')
+        bad += bool(diffs)
+    rep.summary('realworld', len(ref), bad)
+
+
 def check_testloader(rep, tmp):
     print('== testloader: the verifier selftests as the selftest loader runs them, '
           'against %s' % TESTLOADER)
@@ -260,6 +291,7 @@ def main(argv):
         die('the kernel does not load BPF programs here, nothing to compare: ' + why)
     with tempfile.TemporaryDirectory() as tmp:
         check_verdicts(rep, tmp)
+        check_realworld(rep, tmp)
         check_testloader(rep, tmp)
     check_logs(rep, quick)
     check_unit(rep)
