@@ -54,7 +54,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 
 .PHONY: all deps demo test check examples progs install uninstall clean \
 	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
-	corpus realworld conformance bench fuzz fuzz-build helper-fixtures \
+	corpus realworld profiles conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
@@ -102,6 +102,12 @@ $(B)/san/libbpfvet.a: $(SAN_OBJS)
 	rm -f $@ && ar rcs $@ $^
 $(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
 	$(CC) $(CFLAGS) $^ -o $@ $(PKG_LIBS) -lm
+# The loader of the reference VMs (scripts/kernel-vm.sh): static, for an
+# initramfs with nothing else in it.
+$(B)/bpfvet-static: $(CLI_OBJS) $(B)/libbpfvet.a
+	$(CC) $(CFLAGS) -static $^ -o $@ -lbpf -lelf -lz -lm 2>&1 | \
+		{ grep -v "statically linked applications requires at runtime" || true; }
+	@test -x $@
 $(B)/san/bpfvet: $(SAN_CLI_OBJS) $(B)/san/libbpfvet.a
 	$(CC) $(SAN_FLAGS) $^ -o $@ $(PKG_LIBS) -lm
 
@@ -186,6 +192,11 @@ bench: deps all
 # Real-world BPF objects from libxdp1, xdp-tools and libbpf-tools.
 realworld: deps
 	scripts/collect-realworld.sh
+
+# Target profiles for --target 6.1|6.12|6.18 (cached outside the tree;
+# 6.1 and 6.12 boot Debian's kernels once under qemu).
+profiles: deps
+	scripts/profiles.sh
 
 # libFuzzer target for the loader. FUZZ_SECONDS bounds the run.
 FUZZ_SECONDS ?= 60

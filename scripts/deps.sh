@@ -7,11 +7,12 @@ set -eu
 # libxdp1, xdp-tools, libbpf-tools and golang-github-cilium-ebpf-dev ship
 # the real-world BPF objects that scripts/collect-realworld.sh gathers;
 # graphviz draws the layer diagram of docs/architecture.md (make
-# architecture).
+# architecture); qemu-system-x86, busybox-static and zstd boot Debian's
+# 6.1 and 6.12 kernels as reference verifiers (scripts/kernel-vm.sh).
 PKGS="make libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev
 clang-19 llvm-19 lld-19 libclang-rt-19-dev bpftool linux-source-6.12
 xz-utils valgrind gnuplot-nox graphviz python3 libxdp1 xdp-tools libbpf-tools
-golang-github-cilium-ebpf-dev"
+golang-github-cilium-ebpf-dev qemu-system-x86 busybox-static zstd"
 # Downloaded, not installed, into the cache: pcp's post-install script
 # needs systemd, and only its BPF PMDA modules are wanted.
 DOWNLOAD="pcp"

@@ -43,6 +43,9 @@ struct open_args {
 	int target_running;	/* --running-kernel */
 	int no_btf;		/* --no-btf */
 	const char *loader;	/* --loader NAME, default auto */
+	/* --target NAME|DIR: a target profile's files (profile.c), for what
+	 * no option sets; freed by open_args_free. */
+	struct target_profile *profile;
 	int verbose;		/* -v: say where the target's facts come from */
 	int told;		/* -v said it already */
 	/* The target BTF, opened once for all the objects of the run
@@ -51,6 +54,21 @@ struct open_args {
 	const char *target_path;
 	int target_err;
 };
+
+/* profile.c: a target profile, a folder that describes a kernel
+ * (scripts/kernel-vm.sh writes them: btf, config, kallsyms, release,
+ * kernel_version, syscall_wrapper). "host" is the running kernel. */
+struct target_profile {
+	char *name;
+	int host;
+	char *btf, *config, *kallsyms;	/* NULL when the profile has none */
+	char kernel_version[32];	/* "" when unknown */
+	int syscall_wrapper;		/* -1 when unknown */
+};
+
+/* NULL after reporting why (no such profile: how to make it). */
+struct target_profile *target_profile_load(const char *name);
+void target_profile_free(struct target_profile *p);
 
 extern const char open_args_usage[];
 /* 1: argv[*i] (and its value) consumed; 0: not such an option; -1: error,

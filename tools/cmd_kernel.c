@@ -11,9 +11,12 @@
  * "refused" and never counted as rejections or differences.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bpfvet.h"
 #include "cli.h"
@@ -31,6 +34,7 @@ struct kargs {
 	uint32_t prog_flags;
 	uint32_t drop_caps;
 	size_t log_size;
+	unsigned int time_limit;	/* --time-limit S: 0 for none */
 	struct open_args open;
 	bool log_diff;
 	bool kernel_only;
@@ -56,6 +60,8 @@ static void kernel_usage(FILE *f)
 		"  --unpriv       load without CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN\n"
 		"  --test-caps    drop CAP_SYS_ADMIN and CAP_NET_ADMIN (the selftest runner)\n"
 		"  --log-size N   first kernel log buffer size in bytes\n"
+		"  --time-limit S interrupt a load the kernel has not decided in S\n"
+		"                 seconds (verdict 'timeout'; for slow emulated kernels)\n"
 		"  --kernel-only  only load into the kernel (reference data)\n"
 		"  -q             no output, only the exit status\n"
 		"bpfvet targets the running kernel: /sys/kernel/btf/vmlinux,\n"
@@ -136,7 +142,8 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 		return -EINVAL;
 	}
 	if (strcmp(s, "-p") && strcmp(s, "-t") && strcmp(s, "-o") && strcmp(s, "-l") &&
-	    strcmp(s, "-f") && strcmp(s, "--flags") && strcmp(s, "--log-size")) {
+	    strcmp(s, "-f") && strcmp(s, "--flags") && strcmp(s, "--log-size") &&
+	    strcmp(s, "--time-limit")) {
 		fprintf(stderr, "bpfvet kernel: bad option '%s'\n", s);
 		return -EINVAL;
 	}
@@ -157,6 +164,10 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 		if (parse_number(s, v, 1ull << 30, &n))
 			return -EINVAL;
 		a->log_size = (size_t)n;
+	} else if (!strcmp(s, "--time-limit")) {
+		if (parse_number(s, v, 86400, &n) || !n)
+			return -EINVAL;
+		a->time_limit = (unsigned int)n;
 	} else {
 		if (parse_number(s, v, UINT32_MAX, &n))
 			return -EINVAL;
@@ -199,6 +210,43 @@ static uint32_t level_for(const struct kargs *a)
 	return a->log_diff ? BPFVET_LOG_LEVEL2 | BPFVET_LOG_STATS : a->log_level;
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;	/* only there to interrupt the load */
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The verifier stops with EAGAIN when a signal is pending: an alarm bounds
+ * a load that an emulated kernel would take an hour to decide. */
+static int load_in_time(const struct kargs *a, const struct bpfvet_program *prog,
+			const struct bpfvet_kernel_opts *o, struct krow *row)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	double start;
+	int err;
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, NULL))
+		return -errno;
+	start = now_s();
+	alarm(a->time_limit);
+	err = bpfvet_program__kernel_load(prog, o, &row->k);
+	alarm(0);
+	if (!err && row->k.err == -EAGAIN && now_s() - start >= a->time_limit) {
+		row->timed_out = true;
+		snprintf(row->k.error, sizeof(row->k.error),
+			 "no verdict within %u s: the load was interrupted", a->time_limit);
+	}
+	return err;
+}
+
 static int run_kernel(const struct kargs *a, struct bpfvet_kernel *k,
 		      const struct bpfvet_program *prog, struct krow *row,
 		      struct logbuf *log)
@@ -217,7 +265,9 @@ static int run_kernel(const struct kargs *a, struct bpfvet_kernel *k,
 		o.log_fn = print_log;
 	}
 	row->k.sz = sizeof(row->k);
-	return bpfvet_program__kernel_load(prog, &o, &row->k);
+	if (!a->time_limit)
+		return bpfvet_program__kernel_load(prog, &o, &row->k);
+	return load_in_time(a, prog, &o, row);
 }
 
 static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,

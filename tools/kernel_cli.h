@@ -17,6 +17,7 @@ struct krow {
 	struct bpfvet_kernel_result k;
 	struct bpfvet_result v;
 	bool have_v;		/* bpfvet ran (not --kernel-only) */
+	bool timed_out;		/* --time-limit interrupted the kernel's load */
 	char *diff;		/* --log-diff: where the logs diverge */
 };
 

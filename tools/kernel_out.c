@@ -30,7 +30,7 @@ enum krow_match krow_match(const struct krow *r)
 {
 	if (!r->have_v)
 		return MATCH_NONE;
-	if (r->k.verdict == BPFVET_KERNEL_REFUSED)
+	if (r->k.verdict == BPFVET_KERNEL_REFUSED || r->timed_out)
 		return MATCH_NA;
 	if (r->v.verdict == BPFVET_UNSUPPORTED)
 		return MATCH_UNSUPPORTED;
@@ -75,6 +75,8 @@ static bool get_type(const struct krow *r, char *b, size_t sz)
 
 static const char *kverdict(const struct krow *r)
 {
+	if (r->timed_out)
+		return "timeout";
 	switch (r->k.verdict) {
 	case BPFVET_KERNEL_ACCEPTED: return "success";
 	case BPFVET_KERNEL_REJECTED: return "failure";

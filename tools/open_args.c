@@ -34,6 +34,10 @@ const char open_args_usage[] =
 	"  --kallsyms FILE  the target's /proc/kallsyms, for typeless __ksym externs\n"
 	"  --no-syscall-wrapper  LINUX_HAS_SYSCALL_WRAPPER is 0 (libbpf's answer\n"
 	"                 on a kernel without kprobes); default 1\n"
+	"  --target NAME|DIR  the target kernel's profile, for what no option\n"
+	"                 sets: 6.1, 6.12 or 6.18 (made by 'make profiles'), host\n"
+	"                 (as --running-kernel) or a folder with btf, config,\n"
+	"                 kallsyms, kernel_version and syscall_wrapper files\n"
 	"  --running-kernel  target this machine's kernel for what no option\n"
 	"                 sets: its BTF, config, version and syscall wrapper, as\n"
 	"                 'bpfvet kernel' does\n";
@@ -77,6 +81,15 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 		a->verbose = 1;
 		return 1;
 	}
+	if (!strcmp(argv[*i], "--target")) {
+		const char *name = value(argc, argv, i);
+
+		if (!name)
+			return -1;
+		target_profile_free(a->profile);
+		a->profile = target_profile_load(name);
+		return a->profile ? 1 : -1;
+	}
 	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
 		const char **slot = (const char **)((char *)a + opts[k].off);
 
@@ -119,6 +132,28 @@ static const char *default_btf(const struct open_args *a)
 	return access(RUNNING_BTF, R_OK) ? NULL : RUNNING_BTF;
 }
 
+/* A profile fills what no option set. */
+static int apply_profile(const struct open_args *a, struct bpfvet_open_opts *o)
+{
+	const struct target_profile *p = a->profile;
+
+	if (!a->btf && !a->no_btf && p->btf)
+		o->btf_custom_path = p->btf;
+	if (!a->kconfig)
+		o->kconfig_path = p->config;
+	if (!a->kallsyms)
+		o->kallsyms_path = p->kallsyms;
+	if (!a->kernel_version && p->kernel_version[0] &&
+	    parse_version(p->kernel_version, &o->kernel_version)) {
+		fprintf(stderr, "bpfvet: profile %s: bad kernel_version '%s'\n", p->name,
+			p->kernel_version);
+		return -1;
+	}
+	if (!a->no_syscall_wrapper && p->syscall_wrapper == 0)
+		o->no_syscall_wrapper = 1;
+	return 0;
+}
+
 int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
 		    size_t cfg_sz)
 {
@@ -150,7 +185,9 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
 		o->nr_cpus = (uint32_t)n;
 	}
 	o->no_syscall_wrapper = a->no_syscall_wrapper;
-	if (a->target_running)
+	if (a->profile && !a->profile->host && apply_profile(a, o))
+		return -1;
+	if (a->target_running || (a->profile && a->profile->host))
 		open_args_target_running(o, cfg, cfg_sz);
 	if (a->no_btf)
 		o->btf_custom_path = NULL;
@@ -191,6 +228,19 @@ void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_
 		o->kconfig_path = cfg;
 }
 
+static const char *btf_origin(const struct open_args *a)
+{
+	const char *env = getenv("BPFVET_BTF");
+
+	if (a->btf)
+		return "--btf";
+	if (a->profile && !a->profile->host && a->profile->btf)
+		return "--target's profile";
+	if (env && env[0])
+		return "$BPFVET_BTF";
+	return "the running kernel's, as libbpf uses it";
+}
+
 int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
 {
 	char err[256] = "";
@@ -207,9 +257,8 @@ int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
 				" ($BPFVET_BTF=none)" :
 				": none given and " RUNNING_BTF " is not readable");
 		else
-			fprintf(stderr, "bpfvet: target BTF %s%s\n", o->btf_custom_path,
-				a->btf ? " (--btf)" : getenv("BPFVET_BTF") && getenv("BPFVET_BTF")[0] ?
-				" ($BPFVET_BTF)" : " (the running kernel's, as libbpf uses it)");
+			fprintf(stderr, "bpfvet: target BTF %s (%s)\n", o->btf_custom_path,
+				btf_origin(a));
 	}
 	if (!o->btf_custom_path)
 		return 0;
@@ -233,4 +282,6 @@ void open_args_free(struct open_args *a)
 {
 	bpfvet_target__close(a->target);
 	a->target = NULL;
+	target_profile_free(a->profile);
+	a->profile = NULL;
 }

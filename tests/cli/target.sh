@@ -1,0 +1,56 @@
+# --target NAME|DIR: a target profile fills what no option sets (BTF,
+# config, kallsyms, LINUX_KERNEL_VERSION, the syscall wrapper); options
+# given win. Profiles are folders; `make profiles` writes 6.1, 6.12 and
+# 6.18 into the cache, and these tests make their own.
+. tests/lib.sh
+E=$PROGS/extern_values.o
+need_target target_profile_files
+
+P=$TMP/prof
+mkdir -p "$P"
+cp "$TARGET_BTF" "$P/btf"
+printf 'CONFIG_HZ=250\nCONFIG_BPF_SYSCALL=y\n' >"$P/config"
+printf '6.12.0\n' >"$P/kernel_version"
+printf '0\n' >"$P/syscall_wrapper"
+printf 'ffffffff82400000 D __start_rodata\n' >"$P/kallsyms"
+
+row_is() {
+	if [ "$(tail -n 1 "$TMP/out")" = "$2" ]; then pass "$1"; else
+		fail "$1" "got '$(tail -n 1 "$TMP/out")', want '$2' $(head -c 200 "$TMP/err")"; fi
+}
+expect_exit target_dir_version 1 "$BPFVET" "$E" --target "$P" -p version_at_least_6_18 \
+	-o csv -e prog,verdict
+row_is target_dir_version_row 'version_at_least_6_18,failure'
+expect_exit target_dir_config 0 "$BPFVET" "$E" --target "$P" -p hz_is_250 -o csv -e prog,verdict
+row_is target_dir_config_row 'hz_is_250,success'
+expect_exit target_dir_kallsyms 0 "$BPFVET" dump "$E" --target "$P" -p ksym_present
+grep -qxF '2: (18) r2 = 0xffffffff82400000' "$TMP/out" && pass target_dir_kallsyms_insn ||
+	fail target_dir_kallsyms_insn "$(grep '^2:' "$TMP/out")"
+expect_exit target_dir_wrapper 1 "$BPFVET" "$E" --target "$P" -p needs_syscall_wrapper \
+	-o csv -e prog,verdict
+row_is target_dir_wrapper_row 'needs_syscall_wrapper,failure'
+# An option beats the profile.
+expect_exit target_option_wins 0 "$BPFVET" "$E" --target "$P" --kernel-version 6.18.44 \
+	-p version_at_least_6_18 -o csv -e prog,verdict
+row_is target_option_wins_row 'version_at_least_6_18,success'
+"$BPFVET" "$E" --target "$P" -v -q >/dev/null 2>"$TMP/err"
+grep -qxF "bpfvet: target BTF $P/btf (--target's profile)" "$TMP/err" &&
+	pass target_verbose || fail target_verbose "$(head -c 200 "$TMP/err")"
+
+# Profiles by name come from the cache.
+XDG_CACHE_HOME=$TMP/cache
+export XDG_CACHE_HOME
+expect_exit target_name_missing 2 "$BPFVET" "$E" --target 6.1
+grep -qxF "bpfvet: no profile for target '6.1' in $TMP/cache/bpfvet/profiles/6.1: make profiles makes 6.1, 6.12 and 6.18" \
+	"$TMP/err" && pass target_name_missing_msg || fail target_name_missing_msg "$(cat "$TMP/err")"
+mkdir -p "$TMP/cache/bpfvet/profiles"
+cp -r "$P" "$TMP/cache/bpfvet/profiles/6.12"
+expect_exit target_name 1 "$BPFVET" "$E" --target 6.12 -p version_at_least_6_18 -o csv -e prog,verdict
+row_is target_name_row 'version_at_least_6_18,failure'
+rm "$TMP/cache/bpfvet/profiles/6.12/btf"
+expect_exit target_no_btf 2 "$BPFVET" "$E" --target 6.12
+grep -qF "profile 6.12 ($TMP/cache/bpfvet/profiles/6.12) has no btf file" "$TMP/err" &&
+	pass target_no_btf_msg || fail target_no_btf_msg "$(cat "$TMP/err")"
+expect_exit target_not_dir 2 "$BPFVET" "$E" --target "$TMP/nope/"
+grep -qxF "bpfvet: target $TMP/nope/ is not a profile folder" "$TMP/err" &&
+	pass target_not_dir_msg || fail target_not_dir_msg "$(cat "$TMP/err")"

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Target profiles (--target): a folder of files that describe one kernel,
+ * the way scripts/kernel-vm.sh writes them for Debian's 6.1 and 6.12 and
+ * `make profiles` for the recorded 6.18. A name without a slash is looked
+ * up in the profile cache, ${XDG_CACHE_HOME:-~/.cache}/bpfvet/profiles;
+ * "host" means the running kernel. Every file is optional but the BTF.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static char *path_in(const char *dir, const char *file)
+{
+	char *p = NULL;
+
+	if (asprintf(&p, "%s/%s", dir, file) < 0)
+		return NULL;
+	return p;
+}
+
+/* dir/file when it exists, in *out; -ENOMEM only on failure. */
+static int optional_file(const char *dir, const char *file, char **out)
+{
+	char *p = path_in(dir, file);
+
+	if (!p)
+		return -ENOMEM;
+	if (access(p, R_OK)) {
+		free(p);
+		p = NULL;
+	}
+	*out = p;
+	return 0;
+}
+
+/* The first line of dir/file, in buf ("" when absent). */
+static void read_line(const char *dir, const char *file, char *buf, size_t sz)
+{
+	char *p = path_in(dir, file);
+	FILE *f = p ? fopen(p, "r") : NULL;
+
+	buf[0] = '\0';
+	if (f && fgets(buf, (int)sz, f))
+		buf[strcspn(buf, "\r\n")] = '\0';
+	if (f)
+		fclose(f);
+	free(p);
+}
+
+static int profile_dir(const char *name, char *dir, size_t sz)
+{
+	const char *cache = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (strchr(name, '/'))
+		n = snprintf(dir, sz, "%s", name);
+	else if (cache && cache[0])
+		n = snprintf(dir, sz, "%s/bpfvet/profiles/%s", cache, name);
+	else
+		n = snprintf(dir, sz, "%s/.cache/bpfvet/profiles/%s", home ? home : "/root", name);
+	return n < 0 || (size_t)n >= sz ? -ENAMETOOLONG : 0;
+}
+
+static struct target_profile *load_dir(const char *name, const char *dir)
+{
+	struct target_profile *p = calloc(1, sizeof(*p));
+	char wrapper[8];
+
+	if (!p || !(p->name = strdup(name)))
+		goto nomem;
+	if (optional_file(dir, "btf", &p->btf) || optional_file(dir, "config", &p->config) ||
+	    optional_file(dir, "kallsyms", &p->kallsyms))
+		goto nomem;
+	if (!p->btf) {
+		fprintf(stderr, "bpfvet: profile %s (%s) has no btf file\n", name, dir);
+		target_profile_free(p);
+		return NULL;
+	}
+	read_line(dir, "kernel_version", p->kernel_version, sizeof(p->kernel_version));
+	read_line(dir, "syscall_wrapper", wrapper, sizeof(wrapper));
+	p->syscall_wrapper = !strcmp(wrapper, "1") ? 1 : !strcmp(wrapper, "0") ? 0 : -1;
+	/* Until the rules of each version are in (issue 16), say so. */
+	if (p->kernel_version[0] && strncmp(p->kernel_version, "6.18.", 5))
+		fprintf(stderr, "bpfvet: target %s (%s): its BTF, config and symbols apply; "
+			"the verifier's rules are still Linux 6.18's\n", name, p->kernel_version);
+	return p;
+nomem:
+	fprintf(stderr, "bpfvet: out of memory\n");
+	target_profile_free(p);
+	return NULL;
+}
+
+struct target_profile *target_profile_load(const char *name)
+{
+	struct target_profile *p;
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!strcmp(name, "host")) {
+		p = calloc(1, sizeof(*p));
+		if (!p || !(p->name = strdup(name))) {
+			free(p);
+			fprintf(stderr, "bpfvet: out of memory\n");
+			return NULL;
+		}
+		p->host = 1;
+		p->syscall_wrapper = -1;
+		return p;
+	}
+	if (profile_dir(name, dir, sizeof(dir))) {
+		fprintf(stderr, "bpfvet: target '%s': name too long\n", name);
+		return NULL;
+	}
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		if (strchr(name, '/'))
+			fprintf(stderr, "bpfvet: target %s is not a profile folder\n", name);
+		else
+			fprintf(stderr, "bpfvet: no profile for target '%s' in %s: make profiles "
+				"makes 6.1, 6.12 and 6.18\n", name, dir);
+		return NULL;
+	}
+	return load_dir(name, dir);
+}
+
+void target_profile_free(struct target_profile *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	free(p->btf);
+	free(p->config);
+	free(p->kallsyms);
+	free(p);
+}
