@@ -9,7 +9,8 @@
 #                  (linux-image-6.12.N+deb12-amd64, bookworm-security)
 #   --package NAME that package rather than the newest one apt knows
 #   --out CSV      default tests/conformance/kernel-VERSION.csv
-#   --logs FILE    the level-1 logs of rejected programs, xz-compressed;
+#   --logs FILE    the level-1 logs of rejected programs (the last 200
+#                  lines of each, scripts/trim-logs.py), xz-compressed;
 #                  default tests/conformance/kernel-VERSION-logs.txt.xz
 #   --build FILE   what was booted: package, release, config and BTF
 #                  digests; default tests/conformance/kernel-VERSION.build
@@ -218,6 +219,8 @@ cd /mnt/objs || exit 1
 uname -r >/mnt/uname-r
 uname -v >/mnt/uname-v
 cat /proc/kallsyms >/mnt/kallsyms
+# Where libbpf (and bpfvet kernel) read the running kernel's config from.
+mkdir -p /boot && cp /mnt/config "/boot/config-\$(uname -r)"
 [ $profile_only = 0 ] || exit 0
 # The verdicts at level 4 (a level-2 log of a big program overflows the
 # buffer), $batch objects per process, the progress on the console; then each
@@ -297,7 +300,10 @@ for r in csv.DictReader(open(sys.argv[1])):
 EOF
 mv "$OUT.tmp" "$OUT"
 if [ $want_logs = 1 ] && [ -f "$SHARE/logs/all.txt" ]; then
-	xz -9 -c "$SHARE/logs/all.txt" >"$LOGS.tmp" && mv "$LOGS.tmp" "$LOGS"
+	# The end of each log explains the verdict; a program too complex
+	# for the verifier leaves millions of lines before it.
+	python3 "$ROOT/scripts/trim-logs.py" "$SHARE/logs/all.txt" "$SHARE/logs/trimmed.txt" &&
+		xz -9 -c "$SHARE/logs/trimmed.txt" >"$LOGS.tmp" && mv "$LOGS.tmp" "$LOGS"
 fi
 {
 	echo "# The kernel behind kernel-$VERSION.csv: Debian's own, booted under qemu"

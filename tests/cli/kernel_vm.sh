@@ -48,3 +48,13 @@ grep -qF "unknown version '5.4' (6.1 or 6.12)" "$TMP/err" && pass kernel_vm_bad_
 expect_exit kernel_vm_bad_option 1 scripts/kernel-vm.sh 6.1 --bogus
 grep -qF "unknown option '--bogus'" "$TMP/err" && pass kernel_vm_bad_option_msg ||
 	fail kernel_vm_bad_option_msg "$(cat "$TMP/err")"
+
+# Rejection logs keep their first 3 and last 200 lines.
+{ echo '== a.o/long'; seq 1 500; echo '== b.o/short'; seq 1 5; } >"$TMP/logs"
+python3 scripts/trim-logs.py "$TMP/logs" "$TMP/trimmed"
+if [ "$(sed -n 5p "$TMP/trimmed")" = '... 297 lines left out ...' ] &&
+   [ "$(sed -n 6p "$TMP/trimmed")" = 301 ] && [ "$(wc -l <"$TMP/trimmed")" = 211 ]; then
+	pass kernel_vm_trim_logs
+else
+	fail kernel_vm_trim_logs "$(head -n 7 "$TMP/trimmed" | tr '\n' '|')"
+fi

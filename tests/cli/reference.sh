@@ -61,3 +61,23 @@ if grep -q "^verdicts.release: $(uname -r)$" "$TMP/d" && grep -q '^target.config
 else
 	fail reference_describe "$(head -c 300 "$TMP/d") $(head -c 200 "$TMP/err")"
 fi
+
+# The records of Debian's 6.1 and 6.12 (scripts/kernel-vm.sh) name their
+# kernels and have kernel-6.18.csv's columns.
+for v in 6.1 6.12; do
+	b=tests/conformance/kernel-$v.build
+	c=tests/conformance/kernel-$v.csv
+	if [ ! -f "$b" ]; then
+		fail "reference_$v" "no $b: scripts/kernel-vm.sh $v"
+		continue
+	fi
+	rel=$(sed -n 's/^release: *//p' "$b")
+	case $rel in
+	"$v".*) pass "reference_${v}_release" ;;
+	*) fail "reference_${v}_release" "$b names release '$rel'" ;;
+	esac
+	grep -q '^package: linux-image-' "$b" && grep -q '^btf_sha256: [0-9a-f]\{64\}$' "$b" &&
+		pass "reference_${v}_build" || fail "reference_${v}_build" "$(cat "$b")"
+	[ "$(head -n 1 "$c")" = "$(head -n 1 tests/conformance/kernel-6.18.csv)" ] &&
+		pass "reference_${v}_columns" || fail "reference_${v}_columns" "$(head -n 1 "$c")"
+done

@@ -1,0 +1,58 @@
+#!/bin/sh
+# How far bpfvet --target VERSION is from what that kernel said: verifies
+# the objects of tests/conformance/kernel-VERSION.csv (recorded by
+# scripts/kernel-vm.sh) for the target's profile (make profiles), and
+# prints the verdict agreement over the programs the kernel verified, and
+# how many shared rejections have the same first error.
+# Usage: scripts/target-agreement.sh VERSION [--list]   (--list: every
+#        program that differs)
+set -eu
+cd "$(dirname "$0")/.."
+V=${1:?usage: scripts/target-agreement.sh VERSION [--list]}
+REF=tests/conformance/kernel-$V.csv
+BPFVET=${BPFVET:-build/bpfvet}
+[ -f "$REF" ] || { echo "target-agreement: no $REF (scripts/kernel-vm.sh $V)" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for f in $(tail -n +2 "$REF" | cut -d, -f1 | sort -u); do
+	for d in build/corpus/verifier build/corpus/progs build/realworld build/realworld/pcp \
+		 build/realworld/cilium-ebpf; do
+		[ -f "$d/$f" ] && { echo "$d/$f"; break; }
+	done
+done >"$tmp/objs"
+# shellcheck disable=SC2046
+"$BPFVET" $(cat "$tmp/objs") --target "$V" -o csv \
+	-e file_name,prog_name,verdict,total_insns,error >"$tmp/got.csv" 2>"$tmp/err" || true
+python3 - "$REF" "$tmp/got.csv" "${2:-}" <<'EOF'
+import csv, sys
+ref = list(csv.DictReader(open(sys.argv[1])))
+got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
+listing = sys.argv[3] == '--list'
+n = agree = rej = same_msg = missing = unsupported = 0
+for k in ref:
+    if k['stage'] != 'verifier' or k['verdict'] not in ('success', 'failure'):
+        continue
+    g = got.get((k['file'], k['prog']))
+    n += 1
+    if not g:
+        missing += 1
+        continue
+    if g['verdict'] == 'unsupported':
+        unsupported += 1
+    if g['verdict'] == k['verdict']:
+        agree += 1
+        if k['verdict'] == 'failure':
+            rej += 1
+            same_msg += g['error'] == k['error']
+    elif listing:
+        print('%s/%s: kernel %s, bpfvet %s %s' % (k['file'], k['prog'], k['verdict'],
+                                                g['verdict'], g['error'][:80]))
+print('verdicts: %d of %d programs the kernel verified agree (%.1f%%); %d without a row'
+      % (agree, n, 100.0 * agree / max(n, 1), missing))
+d = n - missing - unsupported
+print('where bpfvet decides (%d unsupported left out): %d of %d (%.1f%%)'
+      % (unsupported, agree, d, 100.0 * agree / max(d, 1)))
+print('first error: %d of %d shared rejections (%.1f%%)' % (same_msg, rej,
+      100.0 * same_msg / max(rej, 1)))
+EOF
