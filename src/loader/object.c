@@ -222,6 +222,7 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 		err = maps_init(ld);
 	if (!err)
 		err = kconfig_fill(ld, op->kconfig_path, op->kernel_version);
+	ld->obj->target_kver = op->kernel_version;
 	if (!err)
 		kconfig_target_facts(ld, op->kconfig_path);
 	if (!err)

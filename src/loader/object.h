@@ -201,6 +201,9 @@ struct bpfvet_object {
 	char *name;
 	char *license;
 	uint32_t kversion;
+	/* The target's KERNEL_VERSION (bpfvet_open_opts.kernel_version), 0
+	 * when unknown: which verifier's rules apply (rules/kver.h). */
+	uint32_t target_kver;
 	struct btf *btf;		/* NULL when the object has no .BTF */
 	/* The conventions it was loaded by, and why (conventions.c). */
 	enum bpfvet_conventions conv;

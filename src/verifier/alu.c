@@ -107,6 +107,9 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 
 static int check_mov_reserved(struct vet_env *env, const struct bpfvet_insn *insn)
 {
+	/* Sign-extending moves (and arena casts, later) came with ISA v4. */
+	if (insn->off && !env_has(env, KVER_ISA_V4))
+		goto bad;
 	if (BPF_SRC(insn->code) == BPF_K) {
 		if (insn->src_reg || insn->off)
 			goto bad;
@@ -637,7 +640,8 @@ static int check_binary_reserved(struct vet_env *env, const struct bpfvet_insn *
 {
 	uint8_t op = BPF_OP(insn->code);
 	bool bad_off = (insn->off != 0 && insn->off != 1) ||
-		       (insn->off == 1 && op != BPF_MOD && op != BPF_DIV);
+		       (insn->off == 1 && op != BPF_MOD && op != BPF_DIV) ||
+		       (insn->off == 1 && !env_has(env, KVER_ISA_V4));
 
 	if (BPF_SRC(insn->code) == BPF_X ? (insn->imm || bad_off) :
 					   (insn->src_reg || bad_off)) {

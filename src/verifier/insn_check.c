@@ -57,13 +57,17 @@ int check_insns(struct vet_env *env)
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
 		const struct bpfvet_insn *insn = &env->insns[i];
 
-		if (!opcode_valid(insn->code)) {
+		/* Before ISA v4 (6.6) the kernel's opcode table had no
+		 * unconditional byte swap, and LDX knew BPF_MEM alone. */
+		if (!opcode_valid(insn->code) ||
+		    (insn->code == (BPF_ALU64 | BPF_END) && !env_has(env, KVER_ISA_V4))) {
 			verbose(env, "unknown opcode %02x\n", insn->code);
 			return -EINVAL;
 		}
 		if (BPF_CLASS(insn->code) == BPF_LDX &&
 		    ((BPF_MODE(insn->code) != BPF_MEM &&
-		      BPF_MODE(insn->code) != BPF_MEMSX) || insn->imm != 0)) {
+		      (BPF_MODE(insn->code) != BPF_MEMSX || !env_has(env, KVER_ISA_V4))) ||
+		     insn->imm != 0)) {
 			verbose(env, "BPF_LDX uses reserved fields\n");
 			return -EINVAL;
 		}

@@ -54,3 +54,28 @@ grep -qF "profile 6.12 ($TMP/cache/bpfvet/profiles/6.12) has no btf file" "$TMP/
 expect_exit target_not_dir 2 "$BPFVET" "$E" --target "$TMP/nope/"
 grep -qxF "bpfvet: target $TMP/nope/ is not a profile folder" "$TMP/err" &&
 	pass target_not_dir_msg || fail target_not_dir_msg "$(cat "$TMP/err")"
+
+# The verifier's rules follow the target's version (rules/kver.c): ISA v4
+# (6.6) is refused by 6.1 as the recorded 6.1 kernel refuses it, with its
+# message, at the instruction where it stops; 6.18 accepts it.
+need_corpus target_isa_v4_corpus
+set --
+for o in sdiv movsx bswap gotol ldsx; do set -- "$@" "build/corpus/verifier/verifier_$o.bpf.o"; done
+"$BPFVET" "$@" --btf "$TARGET_BTF" --kernel-version 6.1.0 -o csv \
+	-e file_name,prog_name,verdict,total_insns,error >"$TMP/got.csv" 2>/dev/null
+python3 - tests/conformance/kernel-6.1.csv "$TMP/got.csv" <<'PY'
+import csv, sys
+got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
+objs = {'verifier_%s.bpf.o' % o for o in ('sdiv', 'movsx', 'bswap', 'gotol', 'ldsx')}
+for k in csv.DictReader(open(sys.argv[1])):
+    if k['file'] not in objs:
+        continue
+    g = got.get((k['file'], k['prog']), {})
+    want = (k['verdict'], k['insns'], k['error'] if k['verdict'] == 'failure' else '')
+    have = (g.get('verdict'), g.get('total_insns'), g.get('error') if g.get('verdict') == 'failure' else '')
+    name = 'target_6_1 %s/%s' % (k['file'], k['prog'])
+    print(('PASS %s' % name) if want == have else 'FAIL %s: got %s, 6.1 %s' % (name, have, want))
+PY
+"$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
+	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
+row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The version table. Each entry was settled by the recorded kernels
+ * (tests/conformance/kernel-6.1.csv, kernel-6.12.csv): 6.1 rejects the
+ * ISA v4 instructions that 6.12 and 6.18 accept.
+ */
+#include <stddef.h>
+
+#include "kver.h"
+
+#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
+
+static const struct {
+	uint32_t since;
+	const char *name;
+} features[KVER__COUNT] = {
+	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
+};
+
+bool kver_has(uint32_t kver, enum kver_feature f)
+{
+	if ((unsigned int)f >= KVER__COUNT)
+		return false;
+	return !kver || kver >= features[f].since;
+}
+
+const char *kver_feature_name(enum kver_feature f)
+{
+	return (unsigned int)f < KVER__COUNT ? features[f].name : "?";
+}

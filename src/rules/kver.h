@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What changed in the verifier between the kernels bpfvet targets, in one
+ * table (kver.c): each behaviour with the first version that has it. The
+ * verifier asks kver_has() instead of comparing versions where it stands.
+ * Version 0 (unknown) is the newest target, Linux 6.18.
+ */
+#ifndef BPFVET_RULES_KVER_H
+#define BPFVET_RULES_KVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum kver_feature {
+	/* Sign-extending loads and moves, signed division and modulo,
+	 * unconditional byte swaps: the instructions of ISA v4. */
+	KVER_ISA_V4,
+	KVER__COUNT,
+};
+
+/* kver: KERNEL_VERSION(a, b, c) of the target, 0 when unknown. */
+bool kver_has(uint32_t kver, enum kver_feature f);
+/* "ISA v4 (6.6)", for messages and docs. */
+const char *kver_feature_name(enum kver_feature f);
+
+#endif
