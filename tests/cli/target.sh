@@ -37,18 +37,18 @@ row_is target_option_wins_row 'version_at_least_6_18,success'
 grep -qxF "bpfvet: target BTF $P/btf (--target's profile)" "$TMP/err" &&
 	pass target_verbose || fail target_verbose "$(head -c 200 "$TMP/err")"
 
-# Profiles by name come from the cache.
-XDG_CACHE_HOME=$TMP/cache
-export XDG_CACHE_HOME
-expect_exit target_name_missing 2 "$BPFVET" "$E" --target 6.1
+# Profiles by name come from the cache: a made-up one, for these commands
+# alone (the corpus cache, which need_corpus reads, stays the real one).
+C="env XDG_CACHE_HOME=$TMP/cache"
+expect_exit target_name_missing 2 $C "$BPFVET" "$E" --target 6.1
 grep -qxF "bpfvet: no profile for target '6.1' in $TMP/cache/bpfvet/profiles/6.1: make profiles makes 6.1, 6.12 and 6.18" \
 	"$TMP/err" && pass target_name_missing_msg || fail target_name_missing_msg "$(cat "$TMP/err")"
 mkdir -p "$TMP/cache/bpfvet/profiles"
 cp -r "$P" "$TMP/cache/bpfvet/profiles/6.12"
-expect_exit target_name 1 "$BPFVET" "$E" --target 6.12 -p version_at_least_6_18 -o csv -e prog,verdict
+expect_exit target_name 1 $C "$BPFVET" "$E" --target 6.12 -p version_at_least_6_18 -o csv -e prog,verdict
 row_is target_name_row 'version_at_least_6_18,failure'
 rm "$TMP/cache/bpfvet/profiles/6.12/btf"
-expect_exit target_no_btf 2 "$BPFVET" "$E" --target 6.12
+expect_exit target_no_btf 2 $C "$BPFVET" "$E" --target 6.12
 grep -qF "profile 6.12 ($TMP/cache/bpfvet/profiles/6.12) has no btf file" "$TMP/err" &&
 	pass target_no_btf_msg || fail target_no_btf_msg "$(cat "$TMP/err")"
 expect_exit target_not_dir 2 "$BPFVET" "$E" --target "$TMP/nope/"
