@@ -61,23 +61,6 @@ static bool btf_ids_dropped(uint32_t type)
 	}
 }
 
-/* Local storage maps must have max_entries 0; everything else needs a
- * size, which a loader usually sets at run time when the object says 0. */
-static bool sized_by_kernel(uint32_t type)
-{
-	switch (type) {
-	case BPF_MAP_TYPE_SK_STORAGE:
-	case BPF_MAP_TYPE_TASK_STORAGE:
-	case BPF_MAP_TYPE_INODE_STORAGE:
-	case BPF_MAP_TYPE_CGRP_STORAGE:
-	case BPF_MAP_TYPE_CGROUP_STORAGE:
-	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static size_t page_size(void)
 {
 	long sz = sysconf(_SC_PAGESIZE);
@@ -119,7 +102,7 @@ static int fill_attr(struct kload *kl, const struct bpfvet_map *m,
 	} else if (!m->max_entries && (m->type == BPF_MAP_TYPE_RINGBUF ||
 					m->type == BPF_MAP_TYPE_USER_RINGBUF)) {
 		attr->max_entries = (uint32_t)page_size();
-	} else if (!m->max_entries && !sized_by_kernel(m->type)) {
+	} else if (!m->max_entries && !map_sized_by_kernel(m->type)) {
 		/* veristat's rule for maps sized at run time. */
 		attr->max_entries = 1;
 	}

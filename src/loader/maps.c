@@ -339,8 +339,7 @@ static int append_inner(struct loader *ld)
 	return 0;
 }
 
-/* Local storage maps must have max_entries 0: the kernel sizes them. */
-static bool sized_by_kernel(uint32_t type)
+bool map_sized_by_kernel(uint32_t type)
 {
 	switch (type) {
 	case BPF_MAP_TYPE_SK_STORAGE:
@@ -368,7 +367,7 @@ static int size_unsized_maps(struct loader *ld)
 		uint32_t n;
 		int err;
 
-		if (m->max_entries || sized_by_kernel(m->type))
+		if (m->max_entries || map_sized_by_kernel(m->type))
 			continue;
 		if (m->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY) {
 			m->max_entries = ld->nr_cpus;
