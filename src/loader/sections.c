@@ -89,17 +89,31 @@ static int warn_unapplied(struct loader *ld, const struct elf_sec *sec, size_t t
 			  n == 1 ? "" : "s", t->name, n == 1 ? "is" : "are");
 }
 
-/* RELA entries carry their addend apart; BPF loaders read REL only. */
-static int classify_rela(struct loader *ld, const struct elf_sec *sec)
+/* The section a REL or RELA section relocates: 1 when no loader applies
+ * it (a warning said so), 0 when loaders do, or a negative error. */
+static int relo_target_check(struct loader *ld, const struct elf_sec *sec)
 {
 	size_t targ = sec->shdr.sh_info;
+	int err;
 
 	if (targ == 0 || targ >= ld->elf.sec_cnt)
 		return errbuf_set(ld->eb, -EINVAL,
 				  "relocation section %s targets bad section %zu",
 				  sec->name, targ);
-	if (!relo_target_wanted(ld, targ))
-		return warn_unapplied(ld, sec, targ);
+	if (relo_target_wanted(ld, targ))
+		return 0;
+	err = warn_unapplied(ld, sec, targ);
+	return err ? err : 1;
+}
+
+/* RELA entries carry their addend apart; BPF loaders read REL only. */
+static int classify_rela(struct loader *ld, const struct elf_sec *sec)
+{
+	size_t targ = sec->shdr.sh_info;
+	int err = relo_target_check(ld, sec);
+
+	if (err)
+		return err < 0 ? err : 0;
 	return ld_problem(ld, NULL, -EOPNOTSUPP,
 			  "relocation section %s holds RELA entries for %s, which BPF loaders do not read",
 			  sec->name, ld->elf.secs[targ].name);
@@ -107,19 +121,16 @@ static int classify_rela(struct loader *ld, const struct elf_sec *sec)
 
 static int classify_rel(struct loader *ld, size_t idx, const struct elf_sec *sec)
 {
-	size_t targ = sec->shdr.sh_info;
+	int err;
 
 	if (sec->shdr.sh_entsize != sizeof(Elf64_Rel))
 		return errbuf_set(ld->eb, -EINVAL,
 				  "relocation section %s has entry size %llu, want %zu",
 				  sec->name, (unsigned long long)sec->shdr.sh_entsize,
 				  sizeof(Elf64_Rel));
-	if (targ == 0 || targ >= ld->elf.sec_cnt)
-		return errbuf_set(ld->eb, -EINVAL,
-				  "relocation section %s targets bad section %zu",
-				  sec->name, targ);
-	if (!relo_target_wanted(ld, targ))
-		return warn_unapplied(ld, sec, targ);
+	err = relo_target_check(ld, sec);
+	if (err)
+		return err < 0 ? err : 0;
 	ld->sec_kind[idx] = SEC_RELO;
 	return 0;
 }
