@@ -493,18 +493,20 @@ static const char *ctx_struct_name(const struct bpfvet_object *obj,
 	return t && btf_is_struct(t) ? btf__name_by_offset(obj->btf, t->name_off) : NULL;
 }
 
-static bool ctx_type(const struct bpfvet_object *obj, const struct bpfvet_program *p,
-		     uint32_t *type)
+/* The type the program's context names, and that context's struct name;
+ * NULL when it names none. */
+static const char *ctx_type(const struct bpfvet_object *obj, const struct bpfvet_program *p,
+			    uint32_t *type)
 {
 	const char *name = ctx_struct_name(obj, p);
 
 	for (size_t i = 0; name && i < sizeof(ctx_types) / sizeof(ctx_types[0]); i++) {
 		if (!strcmp(name, ctx_types[i].ctx)) {
 			*type = ctx_types[i].type;
-			return true;
+			return name;
 		}
 	}
-	return false;
+	return NULL;
 }
 
 /* The type another loader gives to a section libbpf's table does not
@@ -554,6 +556,7 @@ int conventions_types(struct loader *ld)
 		return 0;
 	for (size_t i = 0; i < obj->prog_cnt && !err; i++) {
 		struct bpfvet_program *p = &obj->progs[i];
+		const char *ctx = NULL;
 		uint32_t type;
 
 		if (p->type_known || p->problem)
@@ -563,11 +566,10 @@ int conventions_types(struct loader *ld)
 					       "knows; its loader gives it %s", p->name,
 					       p->sec_name, bpfvet_prog_type_name(type));
 		} else if ((obj->conv == BPFVET_CONV_LEGACY || obj->conv == BPFVET_CONV_IPROUTE2) &&
-			   ctx_type(obj, p, &type)) {
+			   (ctx = ctx_type(obj, p, &type))) {
 			err = ld_warning(ld, "program %s: section %s names no type; its context, "
 					 "struct %s, makes it %s (-t TYPE to say otherwise)",
-					 p->name, p->sec_name, ctx_struct_name(obj, p),
-					 bpfvet_prog_type_name(type));
+					 p->name, p->sec_name, ctx, bpfvet_prog_type_name(type));
 		} else {
 			err = refuse_untyped(ld, p);
 			continue;
