@@ -13,8 +13,10 @@ are dependencies built into the kernel (modules.builtin).
 """
 import lzma
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf_sections  # noqa: E402
 
 
 def die(msg):
@@ -43,22 +45,13 @@ def read_module(path):
 
 
 def modinfo_depends(elf):
-    shoff, = struct.unpack_from('<Q', elf, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', elf, 0x3a)
-
-    def shdr(i):
-        return struct.unpack_from('<IIQQQQIIQQ', elf, shoff + i * shentsize)
-    stroff = shdr(shstrndx)[4]
-    for i in range(shnum):
-        h = shdr(i)
-        end = elf.index(b'\0', stroff + h[0])
-        if elf[stroff + h[0]:end] == b'.modinfo':
-            for field in elf[h[4]:h[4] + h[5]].split(b'\0'):
-                if field.startswith(b'depends='):
-                    deps = field[len(b'depends='):].decode()
-                    return [norm(d) for d in deps.split(',') if d]
-            return []
-    die('a module without .modinfo')
+    info = elf_sections.section(elf, '.modinfo')
+    if info is None:
+        die('a module without .modinfo')
+    for field in info.split(b'\0'):
+        if field.startswith(b'depends='):
+            deps = field[len(b'depends='):].decode()
+            return [norm(d) for d in deps.split(',') if d]
     return []
 
 

@@ -17,6 +17,9 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf_sections  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The running kernel's BTF: its digest says what a recording was made on.
 BTF = '/sys/kernel/btf/vmlinux'
@@ -135,26 +138,16 @@ def has_core_relos(obj):
     (only those need the kernel's BTF, which takes time to read)."""
     try:
         with open(obj, 'rb') as f:
-            data = f.read()
-        shoff, = struct.unpack_from('<Q', data, 0x28)
-        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
-
-        def sect(i):
-            return struct.unpack_from('<IIQQQQ', data, shoff + i * shentsize)
-        stroff = sect(shstrndx)[4]
-        for i in range(shnum):
-            name, _, _, _, off, size = sect(i)
-            end = data.index(b'\0', stroff + name)
-            if data[stroff + name:end] != b'.BTF.ext' or size < 32:
-                continue
-            hdr_len, = struct.unpack_from('<I', data, off + 4)
-            if hdr_len < 32:
-                return False
-            relo_len, = struct.unpack_from('<I', data, off + 28)
-            return relo_len > 0
+            ext = elf_sections.section(f.read(), '.BTF.ext')
     except (OSError, struct.error, ValueError):
         return True
-    return False
+    if ext is None or len(ext) < 32:
+        return False
+    hdr_len, = struct.unpack_from('<I', ext, 4)
+    if hdr_len < 32:
+        return False
+    relo_len, = struct.unpack_from('<I', ext, 28)
+    return relo_len > 0
 
 
 def parse_dump(text):

@@ -17,6 +17,9 @@ import subprocess
 import sys
 import zlib
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import elf_sections  # noqa: E402
+
 XZ = b'\xfd7zXZ\x00'
 ZSTD = b'\x28\xb5\x2f\xfd'
 GZIP = b'\x1f\x8b\x08'
@@ -62,24 +65,6 @@ def find_elf(data):
     return None
 
 
-def section(elf, want):
-    """The bytes of section `want` of a 64-bit little-endian ELF file."""
-    if elf[4] != 2 or elf[5] != 1:
-        die('not a 64-bit little-endian ELF file')
-    shoff, = struct.unpack_from('<Q', elf, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', elf, 0x3a)
-
-    def shdr(i):
-        return struct.unpack_from('<IIQQQQIIQQ', elf, shoff + i * shentsize)
-    stroff = shdr(shstrndx)[4]
-    for i in range(shnum):
-        h = shdr(i)
-        end = elf.index(b'\0', stroff + h[0])
-        if elf[stroff + h[0]:end].decode() == want:
-            return elf[h[4]:h[4] + h[5]]
-    return None
-
-
 def main(argv):
     if len(argv) not in (3, 4):
         die('usage: vmlinux-extract.py VMLINUZ VMLINUX [BTF]')
@@ -96,7 +81,10 @@ def main(argv):
         f.write(elf)
     os.replace(tmp, argv[2])
     if len(argv) == 4:
-        btf = section(elf, '.BTF')
+        try:
+            btf = elf_sections.section(elf, '.BTF')
+        except (ValueError, struct.error) as e:
+            die('%s: %s' % (argv[1], e))
         if btf is None:
             die('%s has no .BTF section' % argv[1])
         with open(argv[3], 'wb') as f:
