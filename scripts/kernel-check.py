@@ -161,22 +161,26 @@ def check_verdicts(rep, tmp):
         ref = {(r['file'], r['prog']): r for r in csv.DictReader(f)}
     with open(out) as f:
         live = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(f)}
+    compare_rows(rep, 'verdicts', ref, live, FIELDS)
+
+
+def compare_rows(rep, section, ref, live, fields, item_fmt='%s/%s', kind='program'):
+    """Reports each row present on one side only, and each field of
+    `fields` ((recorded name, live name) pairs) that differs."""
     bad = 0
     for key in sorted(set(ref) | set(live)):
-        item = '%s/%s' % key
-        if key not in live:
-            rep.drift(item, 'program', 'present', 'absent')
-        elif key not in ref:
-            rep.drift(item, 'program', 'absent', 'present')
-        else:
-            diffs = [(a, ref[key][a], live[key][b]) for a, b in FIELDS
-                     if ref[key][a] != live[key][b]]
-            for a, r, v in diffs:
-                rep.drift(item, a, r or '""', v or '""')
-            if not diffs:
-                continue
-        bad += 1
-    rep.summary('verdicts', len(ref), bad)
+        item = item_fmt % key
+        if key not in live or key not in ref:
+            rep.drift(item, kind, 'present' if key in ref else 'absent',
+                      'present' if key in live else 'absent')
+            bad += 1
+            continue
+        diffs = [(a, ref[key][a], live[key][b]) for a, b in fields
+                 if ref[key][a] != live[key][b]]
+        for a, r, v in diffs:
+            rep.drift(item, a, r or '""', v or '""')
+        bad += bool(diffs)
+    rep.summary(section, len(ref), bad)
 
 
 def check_realworld(rep, tmp):
@@ -190,20 +194,7 @@ def check_realworld(rep, tmp):
         ref = {(r['file'], r['prog']): r for r in csv.DictReader(f)}
     with open(out) as f:
         live = {(r['file'], r['prog']): r for r in csv.DictReader(f)}
-    bad = 0
-    for key in sorted(set(ref) | set(live)):
-        item = '%s/%s' % key
-        if key not in live or key not in ref:
-            rep.drift(item, 'program', 'present' if key in ref else 'absent',
-                      'present' if key in live else 'absent')
-            bad += 1
-            continue
-        diffs = [(a, ref[key][a], live[key][a]) for a, _ in FIELDS
-                 if ref[key][a] != live[key][a]]
-        for a, r, v in diffs:
-            rep.drift(item, a, r or '""', v or '""')
-        bad += bool(diffs)
-    rep.summary('realworld', len(ref), bad)
+    compare_rows(rep, 'realworld', ref, live, [(a, a) for a, _ in FIELDS])
 
 
 def check_testloader(rep, tmp):
@@ -222,20 +213,9 @@ def check_testloader(rep, tmp):
             lines = [l for l in f if not l.startswith('#')]
         return {(r['object'], r['program'], r['mode']): r for r in csv.DictReader(lines)}
     ref, live = rows(os.path.join(ROOT, TESTLOADER)), rows(out)
-    bad = 0
-    for key in sorted(set(ref) | set(live)):
-        item = '%s/%s (%s)' % key
-        if key not in live or key not in ref:
-            rep.drift(item, 'test', 'present' if key in ref else 'absent',
-                      'present' if key in live else 'absent')
-            bad += 1
-            continue
-        diffs = [f for f in ('verdict', 'errno', 'stage', 'msg_match', 'error')
-                 if ref[key][f] != live[key][f]]
-        for f in diffs:
-            rep.drift(item, f, ref[key][f] or '""', live[key][f] or '""')
-        bad += bool(diffs)
-    rep.summary('testloader', len(ref), bad)
+    compare_rows(rep, 'testloader', ref, live,
+                 [(f, f) for f in ('verdict', 'errno', 'stage', 'msg_match', 'error')],
+                 item_fmt='%s/%s (%s)', kind='test')
 
 
 def run_drift_lines(rep, section, cmd):
