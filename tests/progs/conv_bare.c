@@ -7,18 +7,9 @@
  * conventions load every program. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include "legacy_maps.h"
 
-struct samples_def {		/* samples/bpf bpf_load.h */
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-	unsigned int inner_map_idx;
-	unsigned int numa_node;
-};
-
-struct samples_def SEC("maps") hits = {
+struct legacy_map_def_ext SEC("maps") hits = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = 4,
 	.value_size = 8,

@@ -6,35 +6,21 @@
  * fillers run through tail calls, one of them static. */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include "legacy_maps.h"
 
-struct probe_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-	unsigned int inner_map_idx;
-	unsigned int numa_node;
-};
-
-struct probe_map_def SEC("maps") perf_map = {
+struct legacy_map_def_ext SEC("maps") perf_map = {
 	.type = BPF_MAP_TYPE_PERF_EVENT_ARRAY, .key_size = 4, .value_size = 4,
 };
-struct probe_map_def SEC("maps") tail_map = {
+struct legacy_map_def_ext SEC("maps") tail_map = {
 	.type = BPF_MAP_TYPE_PROG_ARRAY, .key_size = 4, .value_size = 4, .max_entries = 8,
 };
-struct probe_map_def SEC("maps") frame_scratch = {
+struct legacy_map_def_ext SEC("maps") frame_scratch = {
 	.type = BPF_MAP_TYPE_PERCPU_ARRAY, .key_size = 4, .value_size = 128,
 };
 
 char probe_kernel_version[] SEC("kernel_version") = "6.18.44";
 unsigned long long probe_api_version SEC("api_version") = 0x800000000ULL;
 unsigned long long probe_schema_version SEC("schema_version") = 0x200000000ULL;
-
-struct sys_args {
-	unsigned long long regs;
-	long id;
-};
 
 static __always_inline unsigned char *scratch(void)
 {

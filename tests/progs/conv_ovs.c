@@ -7,16 +7,9 @@
  * calls by index. */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
+#include "legacy_maps.h"
 
 #define __section(NAME) __attribute__((section(NAME), used))
-
-struct bpf_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-};
 
 static void *(*map_lookup)(void *map, const void *key) = (void *)BPF_FUNC_map_lookup_elem;
 static long (*map_update)(void *map, const void *key, const void *value,
@@ -35,15 +28,15 @@ struct flow_key {
 	unsigned short in_port;
 };
 
-struct bpf_map_def __section("maps") percpu_flow_key = {
+struct legacy_map_def __section("maps") percpu_flow_key = {
 	.type = BPF_MAP_TYPE_PERCPU_ARRAY, .key_size = 4,
 	.value_size = sizeof(struct flow_key), .max_entries = 1,
 };
-struct bpf_map_def __section("maps") flow_table = {
+struct legacy_map_def __section("maps") flow_table = {
 	.type = BPF_MAP_TYPE_HASH, .key_size = sizeof(struct flow_key),
 	.value_size = 8, .max_entries = 256,
 };
-struct bpf_map_def __section("maps") tailcalls = {
+struct legacy_map_def __section("maps") tailcalls = {
 	.type = BPF_MAP_TYPE_PROG_ARRAY, .key_size = 4, .value_size = 4, .max_entries = 64,
 };
 

@@ -7,25 +7,16 @@
 #include <linux/if_ether.h>
 struct pt_regs;
 #include <bpf/bpf_helpers.h>
+#include "legacy_maps.h"
 
-struct bpf_load_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-	unsigned int inner_map_idx;
-	unsigned int numa_node;
-};
-
-struct bpf_load_def SEC("maps") counts = {
+struct legacy_map_def_ext SEC("maps") counts = {
 	.type = BPF_MAP_TYPE_HASH, .key_size = 4, .value_size = 8, .max_entries = 256,
 };
-struct bpf_load_def SEC("maps") per_proto = {
+struct legacy_map_def_ext SEC("maps") per_proto = {
 	.type = BPF_MAP_TYPE_ARRAY_OF_MAPS, .key_size = 4, .value_size = 4, .max_entries = 4,
 	.inner_map_idx = 0,
 };
-struct bpf_load_def SEC("maps") jmp_table = {
+struct legacy_map_def_ext SEC("maps") jmp_table = {
 	.type = BPF_MAP_TYPE_PROG_ARRAY, .key_size = 4, .value_size = 4, .max_entries = 4,
 };
 

@@ -7,14 +7,7 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <bpf/bpf_helpers.h>
-
-struct bpf_map_def {
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-};
+#include "legacy_maps.h"
 
 struct flowv4_keys {
 	__u32 src;
@@ -26,7 +19,7 @@ struct pair {
 	__u64 bytes;
 };
 
-struct bpf_map_def SEC("maps") flow_table_v4 = {
+struct legacy_map_def SEC("maps") flow_table_v4 = {
 	.type = BPF_MAP_TYPE_PERCPU_HASH, .key_size = sizeof(struct flowv4_keys),
 	.value_size = sizeof(struct pair), .max_entries = 32768,
 };

@@ -4,33 +4,16 @@
  * numa_node) in "maps/samples". */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include "legacy_maps.h"
 
-struct legacy_def {		/* libbpf 0.x struct bpf_map_def */
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-};
-
-struct samples_def {		/* samples/bpf bpf_load.h */
-	unsigned int type;
-	unsigned int key_size;
-	unsigned int value_size;
-	unsigned int max_entries;
-	unsigned int map_flags;
-	unsigned int inner_map_idx;
-	unsigned int numa_node;
-};
-
-struct legacy_def SEC("maps") counters = {
+struct legacy_map_def SEC("maps") counters = {
 	.type = BPF_MAP_TYPE_PERCPU_ARRAY,
 	.key_size = 4,
 	.value_size = 8,
 	.max_entries = 256,
 };
 
-struct legacy_def SEC("maps") flows = {
+struct legacy_map_def SEC("maps") flows = {
 	.type = BPF_MAP_TYPE_LRU_HASH,
 	.key_size = 16,
 	.value_size = 32,
@@ -40,7 +23,7 @@ struct legacy_def SEC("maps") flows = {
 
 /* A static map is referenced through the section symbol, with its
  * offset in the instruction. */
-static struct legacy_def SEC("maps") st_map = {
+static struct legacy_map_def SEC("maps") st_map = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = 4,
 	.value_size = 2,
@@ -49,7 +32,7 @@ static struct legacy_def SEC("maps") st_map = {
 
 /* Declared before its template, but placed by offset: inner_map_idx 1
  * counts the maps of the section in offset order. */
-struct samples_def SEC("maps/samples") s_outer = {
+struct legacy_map_def_ext SEC("maps/samples") s_outer = {
 	.type = BPF_MAP_TYPE_HASH_OF_MAPS,
 	.key_size = 4,
 	.value_size = 4,
@@ -57,7 +40,7 @@ struct samples_def SEC("maps/samples") s_outer = {
 	.inner_map_idx = 1,
 };
 
-struct samples_def SEC("maps/samples") s_inner = {
+struct legacy_map_def_ext SEC("maps/samples") s_inner = {
 	.type = BPF_MAP_TYPE_ARRAY,
 	.key_size = 4,
 	.value_size = 4,
