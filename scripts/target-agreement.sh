@@ -4,11 +4,12 @@
 # scripts/kernel-vm.sh) for the target's profile (make profiles), and
 # prints the verdict agreement over the programs the kernel verified, and
 # how many shared rejections have the same first error.
-# Usage: scripts/target-agreement.sh VERSION [--list]   (--list: every
-#        program that differs)
+# Usage: scripts/target-agreement.sh VERSION [--list|--messages]
+#        (--list: every program whose verdict differs; --messages: every
+#        shared rejection whose first error differs)
 set -eu
 cd "$(dirname "$0")/.."
-V=${1:?usage: scripts/target-agreement.sh VERSION [--list]}
+V=${1:?usage: scripts/target-agreement.sh VERSION [--list|--messages]}
 REF=tests/conformance/kernel-$V.csv
 BPFVET=${BPFVET:-build/bpfvet}
 [ -f "$REF" ] || { echo "target-agreement: no $REF (scripts/kernel-vm.sh $V)" >&2; exit 1; }
@@ -29,6 +30,7 @@ import csv, sys
 ref = list(csv.DictReader(open(sys.argv[1])))
 got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
 listing = sys.argv[3] == '--list'
+messages = sys.argv[3] == '--messages'
 n = agree = rej = same_msg = missing = unsupported = 0
 for k in ref:
     if k['stage'] != 'verifier' or k['verdict'] not in ('success', 'failure'):
@@ -45,6 +47,9 @@ for k in ref:
         if k['verdict'] == 'failure':
             rej += 1
             same_msg += g['error'] == k['error']
+            if messages and g['error'] != k['error']:
+                print('%s/%s:\n  kernel: %s\n  bpfvet: %s' % (k['file'], k['prog'],
+                                                          k['error'], g['error']))
     elif listing:
         print('%s/%s: kernel %s, bpfvet %s %s' % (k['file'], k['prog'], k['verdict'],
                                                 g['verdict'], g['error'][:80]))
