@@ -146,15 +146,16 @@ $(B)/examples/%.bpf.o: examples/%.bpf.c | $(B)/examples
 $(B)/obj $(B)/pic $(B)/san/obj $(B)/san/tests $(B)/san/tests/support $(B)/progs $(B)/examples:
 	mkdir -p $@
 
-# The recorded Linux 6.18 target (tests/conformance/kernel-6.18.build):
-# the BTF the corpus is compiled against and the tests verify for, and its
-# config. Checked in compressed, used as plain files.
-TARGET_SRC := tests/conformance/target-6.18
-TARGET_DIR := $(B)/target-6.18
-target: $(TARGET_DIR)/btf $(TARGET_DIR)/config
-$(TARGET_DIR)/%: $(TARGET_SRC)/%.xz
-	@mkdir -p $(TARGET_DIR)
-	xz -dc $< >$@.tmp && mv $@.tmp $@
+# The recorded targets, as profile folders for --target DIR
+# (scripts/target-record.sh): 6.18 is the BTF the corpus is compiled
+# against and the tests verify for; 6.1 and 6.12 are Debian's kernels
+# behind kernel-6.1.csv and kernel-6.12.csv. BTF and config are checked in
+# compressed, used as plain files.
+TARGET_NAMES := 6.1 6.12 6.18
+target: $(foreach t,$(TARGET_NAMES),$(B)/target-$(t)/btf)
+$(B)/target-%/btf: tests/conformance/target-%/btf.xz tests/conformance/target-%/config.xz \
+		tests/conformance/kernel-%.build scripts/target-record.sh
+	scripts/target-record.sh $* $(B)/target-$*
 
 # Selftest corpus from Debian's linux-source-6.12 (cached outside the tree).
 corpus: deps all

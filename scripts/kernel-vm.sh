@@ -315,6 +315,8 @@ fi
 	echo "config_sha256: $(sha256sum <"$VM/config" | cut -d' ' -f1)"
 	echo "btf_sha256: $(sha256sum <"$VM/btf" | cut -d' ' -f1)"
 	echo "nr_cpus: 1"
+	echo "kernel_version: $(cat "$CACHE/../profiles/$VERSION/kernel_version")"
+	echo "syscall_wrapper: $(cat "$CACHE/../profiles/$VERSION/syscall_wrapper")"
 } >"$BUILDINFO"
 n=$(($(wc -l <"$OUT") - 1))
 say "$n programs in $OUT"

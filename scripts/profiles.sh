@@ -13,20 +13,8 @@ CACHE="${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/bpfvet/profiles"
 [ $# -gt 0 ] || set -- 6.1 6.12 6.18
 
 profile_618() {
-	dir="$CACHE/6.18"
-	build=tests/conformance/kernel-6.18.build
-	rm -rf "$dir.tmp"
-	mkdir -p "$dir.tmp"
-	xz -dc tests/conformance/target-6.18/btf.xz >"$dir.tmp/btf"
-	xz -dc tests/conformance/target-6.18/config.xz >"$dir.tmp/config"
-	sed -n 's/^target\.release: *//p' "$build" >"$dir.tmp/release"
-	sed -n 's/^target\.kernel_version: *//p' "$build" >"$dir.tmp/kernel_version"
-	sed -n 's/^target\.syscall_wrapper: *\([01]\).*/\1/p' "$build" >"$dir.tmp/syscall_wrapper"
-	[ -s "$dir.tmp/release" ] && [ -s "$dir.tmp/kernel_version" ] ||
-		{ echo "profiles: $build names no target release" >&2; exit 1; }
-	rm -rf "$dir"
-	mv "$dir.tmp" "$dir"
-	echo "profiles: 6.18 in $dir" >&2
+	scripts/target-record.sh 6.18 "$CACHE/6.18"
+	echo "profiles: 6.18 in $CACHE/6.18" >&2
 }
 
 for name in "$@"; do

@@ -1,8 +1,9 @@
 #!/bin/sh
 # How far bpfvet --target VERSION is from what that kernel said: verifies
 # the objects of tests/conformance/kernel-VERSION.csv (recorded by
-# scripts/kernel-vm.sh) for the target's profile (make profiles), and
-# prints the verdict agreement over the programs the kernel verified, and
+# scripts/kernel-vm.sh) for the target the tree records (make target:
+# build/target-VERSION; PROFILE=NAME|DIR picks another, e.g. the cached
+# profile of make profiles, which has kallsyms too), and prints the verdict agreement over the programs the kernel verified, and
 # how many shared rejections have the same first error.
 # Usage: scripts/target-agreement.sh VERSION [--list|--messages]
 #        (--list: every program whose verdict differs; --messages: every
@@ -13,6 +14,8 @@ V=${1:?usage: scripts/target-agreement.sh VERSION [--list|--messages]}
 REF=tests/conformance/kernel-$V.csv
 BPFVET=${BPFVET:-build/bpfvet}
 [ -f "$REF" ] || { echo "target-agreement: no $REF (scripts/kernel-vm.sh $V)" >&2; exit 1; }
+[ -n "${PROFILE:-}" ] || [ -f "build/target-$V/btf" ] ||
+	{ echo "target-agreement: no build/target-$V (make target)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -23,7 +26,7 @@ for f in $(tail -n +2 "$REF" | cut -d, -f1 | sort -u); do
 	done
 done >"$tmp/objs"
 # shellcheck disable=SC2046
-"$BPFVET" $(cat "$tmp/objs") --target "$V" -o csv \
+"$BPFVET" $(cat "$tmp/objs") --target "${PROFILE:-build/target-$V}" -o csv \
 	-e file_name,prog_name,verdict,total_insns,error >"$tmp/got.csv" 2>"$tmp/err" || true
 python3 - "$REF" "$tmp/got.csv" "${2:-}" <<'EOF'
 import csv, sys
