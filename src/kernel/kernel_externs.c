@@ -24,8 +24,6 @@
 #include "kernel_load.h"
 #include "base/uapi.h"
 
-#define POISON_KFUNC_BASE 2002000000	/* libbpf's poisoned kfunc call */
-
 /* ------------------------------------------------------------------ */
 /* kfuncs and typed ksyms                                              */
 /* ------------------------------------------------------------------ */
@@ -135,7 +133,7 @@ static int patch_call(struct kload *kl, struct bpfvet_insn *insn, struct ext_sta
 	insn->dst_reg = 0;
 	insn->src_reg = 0;
 	insn->off = 0;
-	insn->imm = POISON_KFUNC_BASE + (int32_t)kl->prog->externs[ext].obj_idx;
+	insn->imm = BPFVET_POISON_KFUNC_BASE + (int32_t)kl->prog->externs[ext].obj_idx;
 	return 0;
 }
 

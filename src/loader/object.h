@@ -265,6 +265,11 @@ int extern_kernel_id(const struct bpfvet_program *prog, const struct btf *targ,
 		     const struct bpfvet_extern *e);
 bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext);
 
+/* libbpf turns a call of a weak kfunc that the target lacks into a call
+ * of helper 2002000000 + the extern's index among the object's externs,
+ * which the kernel refuses only if the walk reaches it. */
+#define BPFVET_POISON_KFUNC_BASE 2002000000
+
 /* target.c: a target kernel's BTF, shared by reference count. */
 struct errbuf;
 struct bpfvet_target {

@@ -15,6 +15,7 @@ static const struct {
 	const char *name;
 } features[KVER__COUNT] = {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
+	[KVER_MAY_GOTO] = { KV(6, 9, 0), "may_goto (6.9)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -15,6 +15,8 @@ enum kver_feature {
 	/* Sign-extending loads and moves, signed division and modulo,
 	 * unconditional byte swaps: the instructions of ISA v4. */
 	KVER_ISA_V4,
+	/* The may_goto instruction (BPF_JMP | BPF_JCOND). */
+	KVER_MAY_GOTO,
 	KVER__COUNT,
 };
 

@@ -50,6 +50,19 @@ static bool opcode_valid(uint8_t code)
 	return false;
 }
 
+/* The target's opcode table: before ISA v4 (6.6) it had no unconditional
+ * byte swap, and before may_goto (6.9) no BPF_JCOND. */
+static bool opcode_known(const struct vet_env *env, uint8_t code)
+{
+	if (!opcode_valid(code))
+		return false;
+	if (code == (BPF_ALU64 | BPF_END))
+		return env_has(env, KVER_ISA_V4);
+	if (code == (BPF_JMP | BPF_JCOND))
+		return env_has(env, KVER_MAY_GOTO);
+	return true;
+}
+
 /* Checks done on every instruction before the walk (the kernel does them
  * while resolving LD_IMM64 map references). */
 int check_insns(struct vet_env *env)
@@ -57,13 +70,11 @@ int check_insns(struct vet_env *env)
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
 		const struct bpfvet_insn *insn = &env->insns[i];
 
-		/* Before ISA v4 (6.6) the kernel's opcode table had no
-		 * unconditional byte swap, and LDX knew BPF_MEM alone. */
-		if (!opcode_valid(insn->code) ||
-		    (insn->code == (BPF_ALU64 | BPF_END) && !env_has(env, KVER_ISA_V4))) {
+		if (!opcode_known(env, insn->code)) {
 			verbose(env, "unknown opcode %02x\n", insn->code);
 			return -EINVAL;
 		}
+		/* Before ISA v4, LDX knew BPF_MEM alone. */
 		if (BPF_CLASS(insn->code) == BPF_LDX &&
 		    ((BPF_MODE(insn->code) != BPF_MEM &&
 		      (BPF_MODE(insn->code) != BPF_MEMSX || !env_has(env, KVER_ISA_V4))) ||

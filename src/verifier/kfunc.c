@@ -99,6 +99,11 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	struct iter_arg it;
 	int err;
 
+	if (insn->imm >= 0 && ksym_weak_absent(env->prog, (uint32_t)insn->imm)) {
+		verbose(env, "invalid func unknown#%d\n", BPFVET_POISON_KFUNC_BASE +
+			(int32_t)env->prog->externs[insn->imm].obj_idx);
+		return -EINVAL;
+	}
 	if (!k)
 		return unsupported(env, "kfunc call");
 	if (k->kind == KFUNC_THROW) {
