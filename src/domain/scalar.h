@@ -118,6 +118,10 @@ void scalar_end(struct bounds *dst, int bits, bool to_be, bool bswap);
  */
 int scalar_branch_taken(const struct bounds *a, const struct bounds *b,
 			uint8_t op, bool is32);
+/* The same question as kernels before 6.8 asked it: only when one side is
+ * a constant, and equality only between constants. */
+int scalar_branch_taken_by_const(const struct bounds *a, const struct bounds *b,
+				 uint8_t op, bool is32);
 /*
  * Narrow a and b given that `a OP b` holds, then sync both (the kernel's
  * regs_refine_cond_op + reg_bounds_sync on each). For an immediate pass a

@@ -199,6 +199,24 @@ int scalar_branch_taken(const struct bounds *a, const struct bounds *b,
 	}
 }
 
+int scalar_branch_taken_by_const(const struct bounds *a, const struct bounds *b,
+				 uint8_t op, bool is32)
+{
+	struct view x = view_of(a, is32), y = view_of(b, is32);
+
+	/* 6.1's selftests (deducing_bounds_from_non_const_9 and on) show
+	 * that it did not decide with the constant on the left, yet it
+	 * accepts libbpf-tools' log2 histograms (biolatency), which then take
+	 * a dead branch here: whatever else lets 6.1 accept them is not
+	 * modelled, so the constant may be on either side. */
+	if (!tnum_is_const(y.t) && !tnum_is_const(x.t))
+		return -1;
+	if ((op == BPF_JEQ || op == BPF_JNE) &&
+	    (!tnum_is_const(x.t) || !tnum_is_const(y.t)))
+		return -1;
+	return scalar_branch_taken(a, b, op, is32);
+}
+
 /* ---- Refinement ---------------------------------------------------------- */
 
 static void refine_eq(struct bounds *a, struct bounds *b, bool is32)

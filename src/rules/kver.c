@@ -16,6 +16,8 @@ static const struct {
 } features[KVER__COUNT] = {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
 	[KVER_MAY_GOTO] = { KV(6, 9, 0), "may_goto (6.9)" },
+	[KVER_JEQ_INFER_NOT_NULL] = { KV(6, 2, 0), "not NULL when equal to a pointer (6.2)" },
+	[KVER_BRANCH_RANGES] = { KV(6, 8, 0), "branches decided by ranges (6.8)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

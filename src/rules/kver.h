@@ -17,6 +17,13 @@ enum kver_feature {
 	KVER_ISA_V4,
 	/* The may_goto instruction (BPF_JMP | BPF_JCOND). */
 	KVER_MAY_GOTO,
+	/* A pointer that may be NULL compared equal to one that is not
+	 * is not NULL on that branch. */
+	KVER_JEQ_INFER_NOT_NULL,
+	/* Branches are decided and narrowed by the ranges of both operands;
+	 * before, only against a constant, and equality only between
+	 * constants. */
+	KVER_BRANCH_RANGES,
 	KVER__COUNT,
 };
 

@@ -348,8 +348,8 @@ static bool reg_const_in(const struct reg_state *reg, bool is32, uint64_t *v)
 	return true;
 }
 
-static int is_branch_taken(const struct reg_state *r1, const struct reg_state *r2,
-			   uint8_t op, bool is32)
+static int is_branch_taken(const struct vet_env *env, const struct reg_state *r1,
+			   const struct reg_state *r2, uint8_t op, bool is32)
 {
 	uint64_t v;
 
@@ -373,6 +373,8 @@ static int is_branch_taken(const struct reg_state *r1, const struct reg_state *r
 			return 1;
 		return -1;
 	}
+	if (!env_has(env, KVER_BRANCH_RANGES))
+		return scalar_branch_taken_by_const(&r1->b, &r2->b, op, is32);
 	return scalar_branch_taken(&r1->b, &r2->b, op, is32);
 }
 
@@ -383,6 +385,11 @@ static int refine_scalars(struct vet_env *env, struct reg_state *t1,
 	int err;
 
 	if (f1->type != SCALAR_VALUE || f2->type != SCALAR_VALUE)
+		return 0;
+	/* Before 6.8 two unknown operands narrowed each other on equality
+	 * alone. */
+	if (!env_has(env, KVER_BRANCH_RANGES) && op != BPF_JEQ && op != BPF_JNE &&
+	    !tnum_is_const(f1->b.var_off) && !tnum_is_const(f2->b.var_off))
 		return 0;
 	scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32);
 	scalar_branch_refine(&t1->b, &t2->b, op, is32);
@@ -546,7 +553,7 @@ int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
 		if (err)
 			return err;
 	}
-	pred = is_branch_taken(dst, src, op, is32);
+	pred = is_branch_taken(env, dst, src, op, is32);
 	if (pred >= 0)
 		return follow_decided(env, insn, insn_idx, dst, src, pred);
 
@@ -578,7 +585,8 @@ int check_cond_jmp_op(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (BPF_SRC(insn->code) == BPF_X)
 		sync_both(this_br, other_br, insn, insn->src_reg, &linked);
 	sync_both(this_br, other_br, insn, insn->dst_reg, &linked);
-	null_check_equal_ptrs(env, insn, regs, other_regs, dst, src);
+	if (env_has(env, KVER_JEQ_INFER_NOT_NULL))
+		null_check_equal_ptrs(env, insn, regs, other_regs, dst, src);
 
 	if (!is32 && BPF_SRC(insn->code) == BPF_K && insn->imm == 0 &&
 	    (op == BPF_JEQ || op == BPF_JNE) && type_may_be_null(dst->type)) {

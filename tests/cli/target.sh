@@ -101,6 +101,16 @@ like_record 6.12 target_6_12_may_goto verifier_iterating_callbacks.bpf.o cond_br
 like_record 6.1 target_6_1_poisoned_kfunc iters_num.bpf.o
 like_record 6.1 target_6_1_poisoned_kfunc iters.bpf.o iter_while_loop triple_continue
 like_record 6.12 target_6_12_iters iters_num.bpf.o
+# Before 6.8 a branch is decided only against a constant, and equality
+# only between constants: 6.1 walks into r0 == 2 although r0 >= 3.
+like_record 6.1 target_6_1_branch_const verifier_bounds_deduction_non_const.bpf.o \
+	deducing_bounds_from_non_const_1 deducing_bounds_from_non_const_2 \
+	deducing_bounds_from_non_const_3 deducing_bounds_from_non_const_4 \
+	deducing_bounds_from_non_const_5 deducing_bounds_from_non_const_6
+# Before 6.2 a pointer that may be NULL, found equal to one that is not,
+# stays possibly NULL.
+like_record 6.1 target_6_1_jeq_not_null verifier_jeq_infer_not_null.bpf.o
+like_record 6.12 target_6_12_jeq_not_null verifier_jeq_infer_not_null.bpf.o
 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
 	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
 row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'
