@@ -18,6 +18,8 @@ static const struct {
 	[KVER_MAY_GOTO] = { KV(6, 9, 0), "may_goto (6.9)" },
 	[KVER_JEQ_INFER_NOT_NULL] = { KV(6, 2, 0), "not NULL when equal to a pointer (6.2)" },
 	[KVER_BRANCH_RANGES] = { KV(6, 8, 0), "branches decided by ranges (6.8)" },
+	[KVER_ARG_TAGS] = { KV(6, 8, 0), "global function argument tags (6.8)" },
+	[KVER_LAZY_GLOBALS] = { KV(6, 8, 0), "global functions verified when called (6.8)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

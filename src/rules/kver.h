@@ -24,6 +24,12 @@ enum kver_feature {
 	 * before, only against a constant, and equality only between
 	 * constants. */
 	KVER_BRANCH_RANGES,
+	/* "arg:ctx", "arg:nonnull", "arg:trusted"... decl tags on global
+	 * functions' parameters; before, they are ignored. */
+	KVER_ARG_TAGS,
+	/* Global functions are verified after the main program, those that
+	 * verified code calls; before, all of them, first. */
+	KVER_LAZY_GLOBALS,
 	KVER__COUNT,
 };
 

@@ -54,6 +54,8 @@ static int arg_tags(struct vet_env *env, const struct btf *btf, uint32_t func_id
 	uint32_t n = btf__type_cnt(btf);
 
 	*tags = 0;
+	if (!env_has(env, KVER_ARG_TAGS))
+		return 0;
 	for (uint32_t id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const char *name;

@@ -188,7 +188,7 @@ static int check_global_subprogs(struct vet_env *env)
 			if (!sp->is_global || !sp->called || sp->verified)
 				continue;
 			end_pass(env);
-			if (log_enabled(&env->log))
+			if (log_enabled(&env->log) && env_has(env, KVER_LAZY_GLOBALS))
 				verbose(env, "Validating %s() func#%u...\n",
 					sp->name ? sp->name : "?", i);
 			err = run_pass(env, i);
@@ -241,10 +241,26 @@ static int run_static_checks(struct vet_env *env)
 	return err;
 }
 
+/* Before 6.8 every global function is verified, before the main
+ * program, whether anything calls it or not. */
+static int check_all_globals_first(struct vet_env *env)
+{
+	for (uint32_t i = 1; i < env->subprog_cnt; i++)
+		env->subprogs[i].called = env->subprogs[i].is_global;
+	return check_global_subprogs(env);
+}
+
 static int run_walk(struct vet_env *env)
 {
-	int err = run_pass(env, 0);
+	int err = 0;
 
+	if (!env_has(env, KVER_LAZY_GLOBALS) && env->prog->func_info_cnt) {
+		err = check_all_globals_first(env);
+		if (!err)
+			end_pass(env);
+	}
+	if (!err)
+		err = run_pass(env, 0);
 	if (!err && env->prog->func_info_cnt)
 		err = check_global_subprogs(env);
 	if (!err)

@@ -111,6 +111,12 @@ like_record 6.1 target_6_1_branch_const verifier_bounds_deduction_non_const.bpf.
 # stays possibly NULL.
 like_record 6.1 target_6_1_jeq_not_null verifier_jeq_infer_not_null.bpf.o
 like_record 6.12 target_6_12_jeq_not_null verifier_jeq_infer_not_null.bpf.o
+# Before 6.8 global functions' "arg:..." tags mean nothing, and every
+# global function is verified first, called or not: a void * context
+# argument has no size.
+like_record 6.1 target_6_1_arg_tags verifier_global_subprogs.bpf.o arg_tag_ctx_kprobe \
+	arg_tag_ctx_tp arg_tag_nonnull_ptr_good
+like_record 6.1 target_6_1_arg_tags verifier_global_ptr_args.bpf.o trusted_task_arg_nonnull
 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
 	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
 row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'
