@@ -20,6 +20,7 @@ static const struct {
 	[KVER_BRANCH_RANGES] = { KV(6, 8, 0), "branches decided by ranges (6.8)" },
 	[KVER_ARG_TAGS] = { KV(6, 8, 0), "global function argument tags (6.8)" },
 	[KVER_LAZY_GLOBALS] = { KV(6, 8, 0), "global functions verified when called (6.8)" },
+	[KVER_SPILL_TRACKING] = { KV(6, 8, 0), "spilled scalars keep ids and bounds (6.8)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

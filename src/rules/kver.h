@@ -30,6 +30,11 @@ enum kver_feature {
 	/* Global functions are verified after the main program, those that
 	 * verified code calls; before, all of them, first. */
 	KVER_LAZY_GLOBALS,
+	/* Spilled scalars keep their links: a spill shares an id with its
+	 * register, zeros and unbounded scalars spill too, a narrower fill
+	 * keeps the value when it fits, and a branch narrows the spilled
+	 * copies of a register as well as the registers. */
+	KVER_SPILL_TRACKING,
 	KVER__COUNT,
 };
 

@@ -67,7 +67,9 @@ static void collect_linked_regs(const struct vet_env *env, struct vstate *st, ui
 		for (int r = 0; r < BPF_REG_FP; r++)
 			if (live & (1u << r))
 				collect_one(set, &f->regs[r], id, (uint32_t)i, (uint32_t)r, true);
-		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++)
+		/* Before 6.8 a branch narrowed registers alone. */
+		for (int s = 0; env_has(env, KVER_SPILL_TRACKING) &&
+				s < f->allocated_stack / BPF_REG_SIZE; s++)
 			if (f->stack[s].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
 				collect_one(set, &f->stack[s].spilled_ptr, id,
 					    (uint32_t)i, (uint32_t)s, false);

@@ -200,6 +200,25 @@ int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
 	return stack_grow(env, f, (int)-min_off);
 }
 
+/* Nothing known at all: every range full and every bit unknown. */
+static bool scalar_is_unbounded(const struct bounds *b)
+{
+	return tnum_is_unknown(b->var_off) && b->smin == INT64_MIN && b->smax == INT64_MAX &&
+	       !b->umin && b->umax == UINT64_MAX && b->s32_min == INT32_MIN &&
+	       b->s32_max == INT32_MAX && !b->u32_min && b->u32_max == UINT32_MAX;
+}
+
+/* Which scalars a store to an aligned slot spills, keeping their value.
+ * Before 6.8 zeros became STACK_ZERO and unbounded scalars STACK_MISC. */
+static bool scalar_spillable(const struct vet_env *env, const struct reg_state *reg)
+{
+	if (reg->type != SCALAR_VALUE || !env->bpf_capable)
+		return false;
+	if (env_has(env, KVER_SPILL_TRACKING))
+		return true;
+	return !reg_is_null_scalar(reg) && !scalar_is_unbounded(&reg->b);
+}
+
 static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 		       int size, int value_regno, uint32_t insn_idx)
 {
@@ -222,10 +241,10 @@ static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 	scratch_slot(env, spi);
 	if (size == BPF_REG_SIZE)
 		stack_live_write(env, f->frameno, 1ull << spi);
-	if (reg && !(off % BPF_REG_SIZE) && reg->type == SCALAR_VALUE && env->bpf_capable) {
+	if (reg && !(off % BPF_REG_SIZE) && scalar_spillable(env, reg)) {
 		bool fits = reg_bit_width(reg) <= 8 * size;
 
-		if (fits)
+		if (fits && env_has(env, KVER_SPILL_TRACKING))
 			assign_id_before_mov(env, reg);
 		save_register_state(env, f, spi, reg, size);
 		if (!fits)
@@ -377,7 +396,9 @@ static int read_partial_spill(struct vet_env *env, struct func_state *f, int off
 	if (dst_regno < 0)
 		return 0;
 	dst = &cur_regs(env)[dst_regno];
-	if (size <= spill_size && !(off % BPF_REG_SIZE)) {
+	/* Before 6.8 only a fill of the spill's own size kept its value. */
+	if (!(off % BPF_REG_SIZE) &&
+	    (env_has(env, KVER_SPILL_TRACKING) ? size <= spill_size : size == spill_size)) {
 		int32_t subreg_def = dst->subreg_def;
 
 		*dst = s->spilled_ptr;

@@ -117,6 +117,11 @@ like_record 6.12 target_6_12_jeq_not_null verifier_jeq_infer_not_null.bpf.o
 like_record 6.1 target_6_1_arg_tags verifier_global_subprogs.bpf.o arg_tag_ctx_kprobe \
 	arg_tag_ctx_tp arg_tag_nonnull_ptr_good
 like_record 6.1 target_6_1_arg_tags verifier_global_ptr_args.bpf.o trusted_task_arg_nonnull
+# Before 6.8 a spill shares no id with its register, zeros and unbounded
+# scalars do not spill, only a fill of the spill's size keeps it, and a
+# branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
+# a type's name: 6.1 calls ringbuf memory alloc_mem.)
+like_record 6.1 target_6_1_spill verifier_spill_fill.bpf.o $(awk -F, '$1 == "verifier_spill_fill.bpf.o" && $2 != "with_invalid_reg_offset_0" { print $2 }' tests/conformance/kernel-6.1.csv)
 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
 	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
 row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'
