@@ -34,7 +34,7 @@ ref = list(csv.DictReader(open(sys.argv[1])))
 got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
 listing = sys.argv[3] == '--list'
 messages = sys.argv[3] == '--messages'
-n = agree = rej = same_msg = missing = unsupported = 0
+n = agree = rej = same_msg = missing = unsupported = same_insns = 0
 for k in ref:
     if k['stage'] != 'verifier' or k['verdict'] not in ('success', 'failure'):
         continue
@@ -47,6 +47,7 @@ for k in ref:
         unsupported += 1
     if g['verdict'] == k['verdict']:
         agree += 1
+        same_insns += g['total_insns'] == k['insns']
         if k['verdict'] == 'failure':
             rej += 1
             same_msg += g['error'] == k['error']
@@ -63,4 +64,6 @@ print('where bpfvet decides (%d unsupported left out): %d of %d (%.1f%%)'
       % (unsupported, agree, d, 100.0 * agree / max(d, 1)))
 print('first error: %d of %d shared rejections (%.1f%%)' % (same_msg, rej,
       100.0 * same_msg / max(rej, 1)))
+print('instructions processed: the same for %d of the %d agreeing programs (%.1f%%)'
+      % (same_insns, agree, 100.0 * same_insns / max(agree, 1)))
 EOF

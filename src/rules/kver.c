@@ -21,6 +21,9 @@ static const struct {
 	[KVER_ARG_TAGS] = { KV(6, 8, 0), "global function argument tags (6.8)" },
 	[KVER_LAZY_GLOBALS] = { KV(6, 8, 0), "global functions verified when called (6.8)" },
 	[KVER_SPILL_TRACKING] = { KV(6, 8, 0), "spilled scalars keep ids and bounds (6.8)" },
+	[KVER_LOCKED_SUBPROG_CALLS] = { KV(6, 9, 0), "static calls under a spin lock (6.9)" },
+	[KVER_EXIT_LEAK_MSGS] = { KV(6, 13, 0), "one exit check for locks and references (6.13)" },
+	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -35,6 +35,17 @@ enum kver_feature {
 	 * keeps the value when it fits, and a branch narrows the spilled
 	 * copies of a register as well as the registers. */
 	KVER_SPILL_TRACKING,
+	/* Static subprograms may be called while holding a bpf_spin_lock
+	 * (and return holding it). */
+	KVER_LOCKED_SUBPROG_CALLS,
+	/* The exit of the main program checks locks, references and
+	 * protected regions in one place, "BPF_EXIT instruction in main prog
+	 * cannot be used inside ..."; before, "bpf_spin_unlock is missing".
+	 * The records place it after 6.12. */
+	KVER_EXIT_LEAK_MSGS,
+	/* bpf_map_lookup_elem() of a constant key inside an array returns a
+	 * pointer that is not NULL. */
+	KVER_CONST_KEY_NONNULL,
 	KVER__COUNT,
 };
 

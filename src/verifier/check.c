@@ -184,7 +184,9 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
 		return err;
 	if (env->cur->active_locks) {
 		if ((insn->src_reg == 0 && insn->imm != HELPER_SPIN_UNLOCK) ||
-		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL ||
+		    (insn->src_reg == BPF_PSEUDO_CALL &&
+		     !env_has(env, KVER_LOCKED_SUBPROG_CALLS))) {
 			verbose(env, "function calls are not allowed while holding a lock\n");
 			return -EINVAL;
 		}
@@ -315,6 +317,14 @@ static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (BPF_SRC(insn->code) != BPF_K || insn->imm || insn->src_reg ||
 	    insn->dst_reg || BPF_CLASS(insn->code) == BPF_JMP32) {
 		verbose(env, "BPF_EXIT uses reserved fields\n");
+		return -EINVAL;
+	}
+	/* Until the exit checks were merged (after 6.12), an exit holding a
+	 * lock had its own message, and so did a subprogram's until static
+	 * calls under a lock were allowed (6.9). */
+	if (st->active_locks && !env_has(env, KVER_EXIT_LEAK_MSGS) &&
+	    (!st->curframe || !env_has(env, KVER_LOCKED_SUBPROG_CALLS))) {
+		verbose(env, "bpf_spin_unlock is missing\n");
 		return -EINVAL;
 	}
 	err = check_resource_leak(env, st->curframe == 0,

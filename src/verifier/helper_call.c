@@ -302,7 +302,8 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 		}
 		err = check_helper_mem_access(env, regno, (int)meta->map_ptr->key_size,
 					      ACCESS_READ, false, false, NULL);
-		if (err || !map_lookup_may_be_non_null(meta->map_ptr))
+		if (err || !map_lookup_may_be_non_null(meta->map_ptr) ||
+		    !env_has(env, KVER_CONST_KEY_NONNULL))
 			return err;
 		err = stack_const_key(env, reg, meta->map_ptr->key_size, &meta->const_map_key);
 		if (err < 0) {

@@ -117,6 +117,16 @@ like_record 6.12 target_6_12_jeq_not_null verifier_jeq_infer_not_null.bpf.o
 like_record 6.1 target_6_1_arg_tags verifier_global_subprogs.bpf.o arg_tag_ctx_kprobe \
 	arg_tag_ctx_tp arg_tag_nonnull_ptr_good
 like_record 6.1 target_6_1_arg_tags verifier_global_ptr_args.bpf.o trusted_task_arg_nonnull
+# Before 6.9 no call but bpf_spin_unlock is allowed under a lock, and any
+# exit holding one is "bpf_spin_unlock is missing", which 6.12 still says
+# at the main program's exit.
+like_record 6.1 target_6_1_lock test_spin_lock.bpf.o lock_static_subprog_call \
+	lock_static_subprog_lock lock_static_subprog_unlock
+like_record 6.1 target_6_1_lock verifier_spin_lock.bpf.o lock_in_subprog_without_unlock \
+	call_within_a_locked_region spin_lock_test6_missing_unlock
+like_record 6.12 target_6_12_lock test_spin_lock.bpf.o lock_static_subprog_call
+like_record 6.12 target_6_12_lock verifier_spin_lock.bpf.o lock_in_subprog_without_unlock \
+	spin_lock_test6_missing_unlock
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
