@@ -24,6 +24,7 @@ static const struct {
 	[KVER_LOCKED_SUBPROG_CALLS] = { KV(6, 9, 0), "static calls under a spin lock (6.9)" },
 	[KVER_EXIT_LEAK_MSGS] = { KV(6, 13, 0), "one exit check for locks and references (6.13)" },
 	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
+	[KVER_CALLBACK_ITERATION] = { KV(6, 7, 0), "callbacks walked until they converge (6.7)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -46,6 +46,10 @@ enum kver_feature {
 	/* bpf_map_lookup_elem() of a constant key inside an array returns a
 	 * pointer that is not NULL. */
 	KVER_CONST_KEY_NONNULL,
+	/* Callbacks (bpf_loop, bpf_for_each_map_elem) are walked as if
+	 * called any number of times, until their states converge; before,
+	 * once, inline, returning after the helper call. */
+	KVER_CALLBACK_ITERATION,
 	KVER__COUNT,
 };
 

@@ -385,6 +385,16 @@ struct vet_env {
 	size_t prev_log_pos;
 	size_t prev_insn_print_len;
 
+	/* A callback that kernels before 6.7 walk once, inline, when its
+	 * helper call is done (calls.c): the callee and the caller's
+	 * arguments, which the call clobbers before the walk enters it. */
+	struct inline_callback {
+		bool pending;
+		uint32_t subprog;
+		int kind;
+		struct reg_state args[5];	/* R1..R5 at the call */
+	} inline_cb;
+
 	/* Jump-history entry of the current insn (index), or -1. */
 	int cur_hist_idx;
 	uint32_t max_tp_access;

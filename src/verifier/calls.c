@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "verifier.h"
 
 static const char *subprog_name(const struct vet_env *env, uint32_t i)
@@ -264,6 +266,13 @@ int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		env->subprogs[subprog].is_async_cb = true;
 		return push_async_callback(env, insn_idx, subprog, set_state);
 	}
+	if (!env_has(env, KVER_CALLBACK_ITERATION)) {
+		env->inline_cb.pending = true;
+		env->inline_cb.subprog = subprog;
+		env->inline_cb.kind = kind;
+		memcpy(env->inline_cb.args, &caller->regs[BPF_REG_1], sizeof(env->inline_cb.args));
+		return 0;
+	}
 	cb = push_stack(env, env->subprogs[subprog].start, insn_idx, false);
 	if (!cb)
 		return env->err ? env->err : -ENOMEM;
@@ -276,6 +285,31 @@ int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	return 0;
 }
 
+/* Kernels before 6.7 walk a callback once, on the caller's path: the
+ * helper call is done (R0 set, R1-R5 clobbered), the callee gets its
+ * arguments from the registers as they were at the call, and its exit
+ * returns after the call. */
+int enter_inline_callback(struct vet_env *env, uint32_t *insn_idx)
+{
+	struct inline_callback *cb = &env->inline_cb;
+	struct func_state *caller = cur_frame(env);
+	struct reg_state after[5];
+	int err;
+
+	cb->pending = false;
+	memcpy(after, &caller->regs[BPF_REG_1], sizeof(after));
+	memcpy(&caller->regs[BPF_REG_1], cb->args, sizeof(after));
+	err = setup_frame(env, cb->subprog, *insn_idx,
+			  callback_setter((enum callback_kind)cb->kind), env->cur);
+	memcpy(&caller->regs[BPF_REG_1], after, sizeof(after));
+	if (err)
+		return err;
+	stack_live_reset_chain(env);
+	*insn_idx = env->subprogs[cb->subprog].start - 1;
+	print_call_frames(env, "caller:\n", caller, "callee:\n", cur_frame(env));
+	return 0;
+}
+
 static int check_callback_r0(struct vet_env *env, struct func_state *callee)
 {
 	struct reg_state *r0 = &callee->regs[BPF_REG_0];
@@ -285,7 +319,7 @@ static int check_callback_r0(struct vet_env *env, struct func_state *callee)
 		verbose(env, "R0 not a scalar value\n");
 		return -EACCES;
 	}
-	err = mark_chain_precision(env, BPF_REG_0);
+	err = env_has(env, KVER_CALLBACK_ITERATION) ? mark_chain_precision(env, BPF_REG_0) : 0;
 	if (err)
 		return err;
 	if (!retval_within(callee->callback_ret_range, r0, false)) {
@@ -320,7 +354,10 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 	} else {
 		caller->regs[BPF_REG_0] = callee->regs[BPF_REG_0];
 	}
-	*insn_idx = (uint32_t)callee->callsite + (in_cb ? 0 : 1);
+	/* A callback returns to its call to run again; before 6.7 it ran
+	 * once and returned after the call. */
+	*insn_idx = (uint32_t)callee->callsite +
+		    (in_cb && env_has(env, KVER_CALLBACK_ITERATION) ? 0 : 1);
 	if (log_enabled(&env->log)) {
 		verbose(env, "returning from callee:\n");
 		print_frame(env, st, callee, true);
@@ -330,7 +367,8 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 	frame_free(env, callee);
 	st->frame[st->curframe--] = NULL;
 	stack_live_reset_chain(env);
-	prev = in_cb ? find_prev_entry(env, st, *insn_idx) : NULL;
+	prev = in_cb && env_has(env, KVER_CALLBACK_ITERATION) ?
+	       find_prev_entry(env, st, *insn_idx) : NULL;
 	if (prev)
 		widen_imprecise_scalars(env, prev, st);
 	return 0;

@@ -582,6 +582,9 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 		return mark_chain_precision(env, BPF_REG_2);
 	case HELPER_LOOP:
 		err = update_loop_inline_state(env, (uint32_t)meta->subprogno);
+		if (!err && !env_has(env, KVER_CALLBACK_ITERATION))
+			return push_callback_call(env, insn, *insn_idx, meta->subprogno,
+						  CB_LOOP);
 		if (!err)
 			err = mark_chain_precision(env, BPF_REG_1);
 		if (err)
@@ -741,5 +744,7 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		return err;
 	if (helper_changes_pkt_data(meta.func_id))
 		clear_all_pkt_pointers(env);
+	if (env->inline_cb.pending)
+		return enter_inline_callback(env, insn_idx);
 	return 0;
 }

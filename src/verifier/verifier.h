@@ -164,6 +164,9 @@ void clear_all_pkt_pointers(struct vet_env *env);
 enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF };
 int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
+/* Before 6.7 (KVER_CALLBACK_ITERATION): enter the callback noted by
+ * push_callback_call, now that its helper call is done. */
+int enter_inline_callback(struct vet_env *env, uint32_t *insn_idx);
 
 /* maprules.c: map-specific rules */
 const struct bpfvet_map *map_inner(const struct vet_env *env, const struct bpfvet_map *map);

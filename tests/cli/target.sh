@@ -127,6 +127,10 @@ like_record 6.1 target_6_1_lock verifier_spin_lock.bpf.o lock_in_subprog_without
 like_record 6.12 target_6_12_lock test_spin_lock.bpf.o lock_static_subprog_call
 like_record 6.12 target_6_12_lock verifier_spin_lock.bpf.o lock_in_subprog_without_unlock \
 	spin_lock_test6_missing_unlock
+# Before 6.7 a callback is walked once, inline, and its effects are what
+# the code after the helper call sees.
+like_record 6.1 target_6_1_callbacks verifier_iterating_callbacks.bpf.o unsafe_on_zero_iter \
+	unsafe_for_each_map_elem bpf_loop_iter_limit_overflow
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
