@@ -198,8 +198,11 @@ static void mark_jmp(struct vet_env *env, uint32_t i)
 	env->aux[i].jmp_point = true;
 }
 
+/* loop_ok: whether the edge may close a loop. Before 6.2 only jumps'
+ * edges could (the fall-through of a jump too); a plain instruction's or
+ * a call's fall-through closing one was a back-edge. */
 static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
-		     int64_t to, int e)
+		     int64_t to, int e, bool loop_ok)
 {
 	if (e == FALLTHROUGH && w->state[t] >= (DISCOVERED | FALLTHROUGH))
 		return DONE_EXPLORING;
@@ -223,7 +226,7 @@ static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 		return KEEP_EXPLORING;
 	}
 	if ((w->state[to] & 0xf0) == DISCOVERED) {
-		if (env->bpf_capable)
+		if (env->bpf_capable && (loop_ok || env_has(env, KVER_ANY_BACK_EDGE)))
 			return DONE_EXPLORING;
 		verbose(env, "back-edge from insn %u to %lld\n", t, (long long)to);
 		return -EINVAL;
@@ -236,7 +239,7 @@ static int visit_call(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 		      bool visit_callee)
 {
 	uint32_t sz = insn_is_ldimm64(&env->insns[t]) ? 2 : 1;
-	int ret = push_edge(env, w, t, (int64_t)t + sz, FALLTHROUGH);
+	int ret = push_edge(env, w, t, (int64_t)t + sz, FALLTHROUGH, false);
 
 	if (ret)
 		return ret;
@@ -244,8 +247,9 @@ static int visit_call(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 	mark_jmp(env, t + sz);
 	if (visit_callee) {
 		mark_prune(env, t);
+		/* A callback may refer to its caller: not a loop. */
 		ret = push_edge(env, w, t, (int64_t)t + env->insns[t].imm + 1,
-				BRANCH);
+				BRANCH, is_pseudo_func(&env->insns[t]));
 	}
 	return ret;
 }
@@ -282,7 +286,7 @@ static int visit_insn(struct vet_env *env, struct cfg_walk *w, uint32_t t)
 		return visit_call(env, w, t, true);
 	if (!is_jmp_class(insn->code))
 		return push_edge(env, w, t, (int64_t)t + (insn_is_ldimm64(insn) ? 2 : 1),
-				 FALLTHROUGH);
+				 FALLTHROUGH, false);
 	switch (BPF_OP(insn->code)) {
 	case BPF_EXIT:
 		return DONE_EXPLORING;
@@ -291,7 +295,7 @@ static int visit_insn(struct vet_env *env, struct cfg_walk *w, uint32_t t)
 		return visit_call(env, w, t, insn->src_reg == BPF_PSEUDO_CALL);
 	case BPF_JA:
 		off = BPF_CLASS(insn->code) == BPF_JMP ? insn->off : insn->imm;
-		ret = push_edge(env, w, t, (int64_t)t + off + 1, FALLTHROUGH);
+		ret = push_edge(env, w, t, (int64_t)t + off + 1, FALLTHROUGH, true);
 		if (ret)
 			return ret;
 		mark_prune(env, (uint32_t)((int64_t)t + off + 1));
@@ -301,10 +305,10 @@ static int visit_insn(struct vet_env *env, struct cfg_walk *w, uint32_t t)
 		mark_prune(env, t);
 		if (insn->code == (BPF_JMP | BPF_JCOND))
 			env->aux[t].force_checkpoint = true;
-		ret = push_edge(env, w, t, (int64_t)t + 1, FALLTHROUGH);
+		ret = push_edge(env, w, t, (int64_t)t + 1, FALLTHROUGH, true);
 		if (ret)
 			return ret;
-		return push_edge(env, w, t, (int64_t)t + insn->off + 1, BRANCH);
+		return push_edge(env, w, t, (int64_t)t + insn->off + 1, BRANCH, true);
 	}
 }
 

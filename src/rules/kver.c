@@ -25,6 +25,7 @@ static const struct {
 	[KVER_EXIT_LEAK_MSGS] = { KV(6, 13, 0), "one exit check for locks and references (6.13)" },
 	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
 	[KVER_CALLBACK_ITERATION] = { KV(6, 7, 0), "callbacks walked until they converge (6.7)" },
+	[KVER_ANY_BACK_EDGE] = { KV(6, 2, 0), "loops closed by any edge (after 6.1)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -50,6 +50,10 @@ enum kver_feature {
 	 * called any number of times, until their states converge; before,
 	 * once, inline, returning after the helper call. */
 	KVER_CALLBACK_ITERATION,
+	/* Any edge of the CFG may close a bounded loop; before, a plain
+	 * instruction's or a call's fall-through into the loop was a
+	 * back-edge. The records place it after 6.1. */
+	KVER_ANY_BACK_EDGE,
 	KVER__COUNT,
 };
 

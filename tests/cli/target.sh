@@ -131,6 +131,11 @@ like_record 6.12 target_6_12_lock verifier_spin_lock.bpf.o lock_in_subprog_witho
 # the code after the helper call sees.
 like_record 6.1 target_6_1_callbacks verifier_iterating_callbacks.bpf.o unsafe_on_zero_iter \
 	unsafe_for_each_map_elem bpf_loop_iter_limit_overflow
+# In 6.1 only a jump's edges, or a callback reference, may close a loop:
+# a plain fall-through into one is a back-edge.
+like_record 6.1 target_6_1_back_edge verifier_loops1.bpf.o loop_start_in_the_middle
+like_record 6.1 target_6_1_back_edge verifier_cfg.bpf.o conditional_loop2
+like_record 6.1 target_6_1_back_edge timer_mim.bpf.o test1
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
