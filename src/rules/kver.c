@@ -26,6 +26,7 @@ static const struct {
 	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
 	[KVER_CALLBACK_ITERATION] = { KV(6, 7, 0), "callbacks walked until they converge (6.7)" },
 	[KVER_ANY_BACK_EDGE] = { KV(6, 2, 0), "loops closed by any edge (after 6.1)" },
+	[KVER_CALLS_CHANGE_PKT] = { KV(6, 12, 0), "tail and global calls invalidate packet pointers (6.12.y)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

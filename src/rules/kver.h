@@ -54,6 +54,10 @@ enum kver_feature {
 	 * instruction's or a call's fall-through into the loop was a
 	 * back-edge. The records place it after 6.1. */
 	KVER_ANY_BACK_EDGE,
+	/* A tail call, or a call of a global function that may change the
+	 * packet, invalidates packet pointers (6.13, in Debian's 6.12 as a
+	 * stable fix). */
+	KVER_CALLS_CHANGE_PKT,
 	KVER__COUNT,
 };
 

@@ -742,7 +742,8 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
-	if (helper_changes_pkt_data(meta.func_id))
+	if (helper_changes_pkt_data(meta.func_id) &&
+	    (meta.func_id != HELPER_TAIL_CALL || env_has(env, KVER_CALLS_CHANGE_PKT)))
 		clear_all_pkt_pointers(env);
 	if (env->inline_cb.pending)
 		return enter_inline_callback(env, insn_idx);

@@ -136,6 +136,12 @@ like_record 6.1 target_6_1_callbacks verifier_iterating_callbacks.bpf.o unsafe_o
 like_record 6.1 target_6_1_back_edge verifier_loops1.bpf.o loop_start_in_the_middle
 like_record 6.1 target_6_1_back_edge verifier_cfg.bpf.o conditional_loop2
 like_record 6.1 target_6_1_back_edge timer_mim.bpf.o test1
+# Before 6.13 (6.12.y) neither a tail call nor a global function that
+# changes the packet invalidates packet pointers.
+like_record 6.1 target_6_1_pkt_calls verifier_sock.bpf.o invalidate_pkt_pointers_from_global_func \
+	invalidate_pkt_pointers_by_tail_call
+like_record 6.12 target_6_12_pkt_calls verifier_sock.bpf.o invalidate_pkt_pointers_from_global_func \
+	invalidate_pkt_pointers_by_tail_call
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
