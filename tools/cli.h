@@ -132,6 +132,26 @@ const char *rows_base_name(const char *path);
 void rows_csv_value(const char *s);
 void rows_json_string(const char *s);
 
+enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
+
+/* matrix.c: verdicts of each program for several targets (--target
+ * A,B,C). The strings are the caller's; NULL where a target has no such
+ * program (its object did not open). */
+#define MATRIX_MAX_TARGETS 8
+struct matrix_row {
+	const char *file, *prog;
+	const char *verdict[MATRIX_MAX_TARGETS];
+	const char *error[MATRIX_MAX_TARGETS];
+};
+struct matrix {
+	const char *const *targets;
+	int target_cnt;
+	struct matrix_row *rows;
+	size_t cnt;
+	bool errors;		/* -e error: the first error of each target too */
+};
+void matrix_print(const struct matrix *m, enum out_fmt fmt);
+
 int cmd_dump(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -22,8 +22,6 @@
 #include "cli.h"
 #include "kernel_cli.h"
 
-enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
-
 struct kargs {
 	const char **paths;
 	int path_cnt;

@@ -39,8 +39,6 @@ static const struct {
 	[F_ERROR] = { "error", "error", "Error" },
 };
 
-enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
-
 struct row {
 	char *file;
 	char *prog;
@@ -62,6 +60,10 @@ struct verify_args {
 	bool sel[F_MAX];
 	bool quiet;
 	struct open_args open;
+	/* --target A,B,...: one verdict column per target (matrix.c). */
+	char *target_list;
+	const char *targets[MATRIX_MAX_TARGETS];
+	int target_cnt;
 };
 
 static void verify_usage(FILE *f)
@@ -95,6 +97,8 @@ static void verify_usage(FILE *f)
 		"  --checkpoint=every    at every prune point, loops included\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
+		"  --target A,B,...  one verdict column per target (6.1,6.12,6.18: will the\n"
+		"                 programs load on each?); with -e error, their errors\n"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
 		open_args_usage);
 }
@@ -144,6 +148,26 @@ static const char *opt_value(int argc, char **argv, int *i)
 	return argv[++*i];
 }
 
+static int parse_target_list(struct verify_args *a, const char *list)
+{
+	char *save = NULL, *tok;
+
+	free(a->target_list);
+	a->target_list = strdup(list);
+	a->target_cnt = 0;
+	if (!a->target_list)
+		return -ENOMEM;
+	for (tok = strtok_r(a->target_list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->target_cnt == MATRIX_MAX_TARGETS) {
+			fprintf(stderr, "bpfvet: --target takes at most %d targets\n",
+				MATRIX_MAX_TARGETS);
+			return -EINVAL;
+		}
+		a->targets[a->target_cnt++] = tok;
+	}
+	return 0;
+}
+
 static int parse_option(int argc, char **argv, int *i, void *args)
 {
 	struct verify_args *a = args;
@@ -164,6 +188,8 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 		a->quiet = true;
 		return 0;
 	}
+	if (!strcmp(s, "--target") && *i + 1 < argc && strchr(argv[*i + 1], ','))
+		return parse_target_list(a, argv[++*i]);
 	switch (open_args_parse(argc, argv, i, &a->open)) {
 	case 1:
 		return 0;
@@ -264,7 +290,8 @@ static int verify_prog(const struct verify_args *a, const char *path,
 	return err;
 }
 
-static int verify_object(struct verify_args *a, const char *path, struct rows *rows)
+static int verify_object(const struct verify_args *a, struct open_args *open,
+			 const char *path, struct rows *rows)
 {
 	char errbuf[256] = "", cfg[300];
 	struct bpfvet_open_opts oo = {
@@ -274,8 +301,7 @@ static int verify_object(struct verify_args *a, const char *path, struct rows *r
 	struct bpfvet_object *obj;
 	int err;
 
-	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)) ||
-	    open_args_share_target(&a->open, &oo))
+	if (open_args_apply(open, &oo, cfg, sizeof(cfg)) || open_args_share_target(open, &oo))
 		return -EINVAL;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
@@ -437,42 +463,150 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 	printf("\n]\n");
 }
 
+static void rows_free(struct rows *rows)
+{
+	for (size_t i = 0; i < rows->cnt; i++) {
+		free(row_at(rows, i)->file);
+		free(row_at(rows, i)->prog);
+		free(row_at(rows, i)->section);
+	}
+	free(rows->v);
+	rows->v = NULL;
+	rows->cnt = rows->cap = 0;
+}
+
+/* Every object for one target; non-zero if some object failed. */
+static int verify_all(const struct verify_args *a, struct open_args *open, struct rows *rows)
+{
+	int err = 0;
+
+	for (int i = 0; i < a->path_cnt; i++) {
+		int rc = verify_object(a, open, a->paths[i], rows);
+
+		if (rc)
+			err = rc;
+	}
+	return err;
+}
+
+static int status_of(const struct rows *rows)
+{
+	for (size_t i = 0; i < rows->cnt; i++)
+		if (row_at(rows, i)->res.verdict != BPFVET_ACCEPTED)
+			return EXIT_REJECTED;
+	return EXIT_ACCEPTED;
+}
+
+/* The matrix row of (file, prog), added after the others if new. */
+static struct matrix_row *matrix_row_of(struct rows *mrows, const struct row *r)
+{
+	struct matrix_row *m;
+
+	for (size_t i = 0; i < mrows->cnt; i++) {
+		m = (struct matrix_row *)mrows->v + i;
+		if (!strcmp(m->file, r->file) && !strcmp(m->prog, r->prog))
+			return m;
+	}
+	m = rows_add(mrows, sizeof(*m));
+	if (m) {
+		m->file = r->file;
+		m->prog = r->prog;
+	}
+	return m;
+}
+
+/* --target A,B,...: each target's run with its own profile, then one
+ * row per program. Options other than --target apply to every run. */
+static int run_matrix(struct verify_args *a, int *status)
+{
+	struct rows per[MATRIX_MAX_TARGETS] = { 0 }, mrows = { 0 };
+	int err = 0;
+
+	*status = EXIT_ACCEPTED;
+	for (int t = 0; t < a->target_cnt && !err; t++) {
+		struct open_args open = a->open;
+
+		open.target = NULL;
+		open.target_path = NULL;
+		open.target_err = 0;
+		open.profile = target_profile_load(a->targets[t]);
+		if (!open.profile) {
+			err = -EINVAL;
+			break;
+		}
+		if (verify_all(a, &open, &per[t]))
+			err = -EINVAL;
+		open_args_free(&open);
+		if (status_of(&per[t]) != EXIT_ACCEPTED)
+			*status = EXIT_REJECTED;
+	}
+	for (int t = 0; t < a->target_cnt && !err; t++) {
+		for (size_t i = 0; i < per[t].cnt; i++) {
+			const struct row *r = row_at(&per[t], i);
+			struct matrix_row *m = matrix_row_of(&mrows, r);
+
+			if (!m) {
+				err = -ENOMEM;
+				break;
+			}
+			m->verdict[t] = verdict_str(&r->res);
+			m->error[t] = r->res.error[0] ? r->res.error : NULL;
+		}
+	}
+	if (!err && !a->quiet) {
+		struct matrix m = {
+			.targets = a->targets, .target_cnt = a->target_cnt,
+			.rows = mrows.v, .cnt = mrows.cnt, .errors = a->sel[F_ERROR],
+		};
+
+		matrix_print(&m, a->fmt);
+	}
+	free(mrows.v);
+	for (int t = 0; t < a->target_cnt; t++)
+		rows_free(&per[t]);
+	return err;
+}
+
+static void print_rows(const struct verify_args *a, const struct rows *rows)
+{
+	if (a->quiet)
+		return;
+	if (a->fmt == OUT_CSV)
+		print_csv(a, rows);
+	else if (a->fmt == OUT_JSON)
+		print_json(a, rows);
+	else
+		print_table(a, rows);
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	struct verify_args a = { 0 };
 	struct rows rows = { 0 };
-	int err = 0, status = EXIT_ACCEPTED, rc;
+	int err, status = EXIT_ACCEPTED, rc;
 
 	rc = parse_args(argc, argv, &a);
+	if (!rc && a.target_cnt > 1 && a.open.profile) {
+		fprintf(stderr, "bpfvet: --target with several targets: give them in one --target\n");
+		rc = -EINVAL;
+	}
 	if (rc) {
-		free(a.paths);
-		prog_filter_free(&a.filter);
-		return rc > 0 ? 0 : EXIT_USAGE;
+		err = rc > 0 ? 0 : EXIT_USAGE;
+		goto out;
 	}
-	for (int i = 0; i < a.path_cnt; i++) {
-		rc = verify_object(&a, a.paths[i], &rows);
-		if (rc)
-			err = rc;
+	if (a.target_cnt > 1) {
+		err = run_matrix(&a, &status);
+	} else {
+		err = verify_all(&a, &a.open, &rows);
+		status = status_of(&rows);
+		print_rows(&a, &rows);
 	}
-	for (size_t i = 0; i < rows.cnt; i++)
-		if (row_at(&rows, i)->res.verdict != BPFVET_ACCEPTED)
-			status = EXIT_REJECTED;
-	if (!a.quiet) {
-		if (a.fmt == OUT_CSV)
-			print_csv(&a, &rows);
-		else if (a.fmt == OUT_JSON)
-			print_json(&a, &rows);
-		else
-			print_table(&a, &rows);
-	}
-	for (size_t i = 0; i < rows.cnt; i++) {
-		free(row_at(&rows, i)->file);
-		free(row_at(&rows, i)->prog);
-		free(row_at(&rows, i)->section);
-	}
-	free(rows.v);
+	err = err ? EXIT_USAGE : status;
+out:
+	rows_free(&rows);
 	free(a.paths);
+	free(a.target_list);
 	prog_filter_free(&a.filter);
 	open_args_free(&a.open);
-	return err ? EXIT_USAGE : status;
+	return err;
 }

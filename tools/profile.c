@@ -87,11 +87,6 @@ static struct target_profile *load_dir(const char *name, const char *dir)
 	read_line(dir, "kernel_version", p->kernel_version, sizeof(p->kernel_version));
 	read_line(dir, "syscall_wrapper", wrapper, sizeof(wrapper));
 	p->syscall_wrapper = !strcmp(wrapper, "1") ? 1 : !strcmp(wrapper, "0") ? 0 : -1;
-	/* Until every version rule is in the table (issue 16), say so. */
-	if (p->kernel_version[0] && strncmp(p->kernel_version, "6.18.", 5))
-		fprintf(stderr, "bpfvet: target %s (%s): its BTF, config and symbols apply; "
-			"the verifier's rules are Linux 6.18's but for the version "
-			"table's (ISA v4 so far)\n", name, p->kernel_version);
 	return p;
 nomem:
 	fprintf(stderr, "bpfvet: out of memory\n");

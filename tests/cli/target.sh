@@ -150,3 +150,28 @@ like_record 6.1 target_6_1_spill verifier_spill_fill.bpf.o $(awk -F, '$1 == "ver
 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
 	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
 row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'
+
+# --target A,B,...: one verdict column per target, in each format, and
+# the exit status of the worst verdict.
+M="build/target-6.1,build/target-6.18"
+expect_exit target_matrix_csv 1 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --target "$M" \
+	-p sdiv32_non_zero_imm_1 -p sdiv32_non_zero_imm_2 -o csv -e error
+printf '%s\n' "file_name,prog_name,build/target-6.1,build/target-6.18,error_build/target-6.1,error_build/target-6.18" \
+	"verifier_sdiv.bpf.o,sdiv32_non_zero_imm_1,failure,success,BPF_ALU uses reserved fields," \
+	"verifier_sdiv.bpf.o,sdiv32_non_zero_imm_2,failure,success,BPF_ALU uses reserved fields," >"$TMP/want"
+cmp -s "$TMP/out" "$TMP/want" && pass target_matrix_csv_rows ||
+	fail target_matrix_csv_rows "$(head -c 400 "$TMP/out")"
+expect_exit target_matrix_json 1 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --target "$M" \
+	-p sdiv32_non_zero_imm_1 -o json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d != [{"file_name": "verifier_sdiv.bpf.o", "prog_name": "sdiv32_non_zero_imm_1", "verdicts": {"build/target-6.1": "failure", "build/target-6.18": "success"}}])' \
+	"$TMP/out" && pass target_matrix_json_rows || fail target_matrix_json_rows "$(head -c 400 "$TMP/out")"
+expect_exit target_matrix_table 1 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --target "$M" \
+	-p sdiv32_non_zero_imm_1
+awk 'NR == 2 { exit !($3 == "failure" && $4 == "success") }' "$TMP/out" &&
+	pass target_matrix_table_row || fail target_matrix_table_row "$(head -c 400 "$TMP/out")"
+expect_exit target_matrix_accepted 0 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o \
+	--target build/target-6.12,build/target-6.18 -p sdiv32_non_zero_imm_1 -q
+expect_exit target_matrix_twice 2 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o \
+	--target build/target-6.1 --target "$M"
+grep -qxF "bpfvet: --target with several targets: give them in one --target" "$TMP/err" &&
+	pass target_matrix_twice_msg || fail target_matrix_twice_msg "$(cat "$TMP/err")"
