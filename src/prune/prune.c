@@ -138,6 +138,8 @@ static int report_infinite_loop(struct vet_env *env, uint32_t idx, const struct 
 
 	print_line_info(env, idx);
 	verbose(env, "infinite loop detected at insn %u\n", idx);
+	if (!env_has(env, KVER_EXACT_LOOP_CHECK))
+		return -EINVAL;
 	verbose(env, "cur state:");
 	print_frame(env, cur, cur->frame[cur->curframe], true);
 	verbose(env, "old state:");
@@ -174,7 +176,9 @@ static int visit_unfinished(struct vet_env *env, uint32_t idx, struct vstate *ol
 			return VISIT_LOOP_HIT;
 		goto heuristics;
 	}
-	if (states_maybe_looping(old, cur) && states_equal(env, old, cur, EXACT) &&
+	/* Before 6.7 a loop was infinite by the loose comparison. */
+	if (states_maybe_looping(old, cur) &&
+	    states_equal(env, old, cur, env_has(env, KVER_EXACT_LOOP_CHECK) ? EXACT : NOT_EXACT) &&
 	    !iter_depths_differ(old, cur) && old->may_goto_depth == cur->may_goto_depth &&
 	    old->callback_unroll_depth == cur->callback_unroll_depth)
 		return report_infinite_loop(env, idx, old);

@@ -58,6 +58,9 @@ enum kver_feature {
 	 * packet, invalidates packet pointers (6.13, in Debian's 6.12 as a
 	 * stable fix). */
 	KVER_CALLS_CHANGE_PKT,
+	/* A loop is infinite when a state repeats exactly, and the log then
+	 * prints both states; before, by the comparison that prunes. */
+	KVER_EXACT_LOOP_CHECK,
 	KVER__COUNT,
 };
 

@@ -142,6 +142,10 @@ like_record 6.1 target_6_1_pkt_calls verifier_sock.bpf.o invalidate_pkt_pointers
 	invalidate_pkt_pointers_by_tail_call
 like_record 6.12 target_6_12_pkt_calls verifier_sock.bpf.o invalidate_pkt_pointers_from_global_func \
 	invalidate_pkt_pointers_by_tail_call
+# Before 6.7 a loop is infinite by the pruning comparison, and the log
+# ends at the message.
+like_record 6.1 target_6_1_infinite_loop verifier_loops1.bpf.o not_an_inifinite_loop \
+	infinite_loop_in_two_jumps
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
