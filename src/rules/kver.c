@@ -28,6 +28,7 @@ static const struct {
 	[KVER_ANY_BACK_EDGE] = { KV(6, 2, 0), "loops closed by any edge (after 6.1)" },
 	[KVER_CALLS_CHANGE_PKT] = { KV(6, 12, 0), "tail and global calls invalidate packet pointers (6.12.y)" },
 	[KVER_EXACT_LOOP_CHECK] = { KV(6, 7, 0), "infinite loops by exact states (6.7)" },
+	[KVER_MOV32_IDS] = { KV(6, 8, 0), "32-bit moves keep scalar ids (6.8)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -21,8 +21,8 @@ enum kver_feature {
 	 * is not NULL on that branch. */
 	KVER_JEQ_INFER_NOT_NULL,
 	/* Branches are decided and narrowed by the ranges of both operands;
-	 * before, only against a constant, and equality only between
-	 * constants. */
+	 * before, only against a constant, equality only between constants,
+	 * and the "not equal" edge learnt nothing. */
 	KVER_BRANCH_RANGES,
 	/* "arg:ctx", "arg:nonnull", "arg:trusted"... decl tags on global
 	 * functions' parameters; before, they are ignored. */
@@ -61,6 +61,8 @@ enum kver_feature {
 	/* A loop is infinite when a state repeats exactly, and the log then
 	 * prints both states; before, by the comparison that prunes. */
 	KVER_EXACT_LOOP_CHECK,
+	/* A 32-bit move of a scalar that fits shares its id. */
+	KVER_MOV32_IDS,
 	KVER__COUNT,
 };
 

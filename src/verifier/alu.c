@@ -186,7 +186,8 @@ static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (src->type != SCALAR_VALUE) {
 		reg_mark_unknown(env, dst);
 	} else if (!insn->off) {
-		bool fits = reg_width(src) <= 32;
+		/* Before 6.8 a 32-bit copy was never linked to its source. */
+		bool fits = reg_width(src) <= 32 && env_has(env, KVER_MOV32_IDS);
 
 		if (fits)
 			assign_id_before_mov(env, src);

@@ -389,12 +389,14 @@ static int refine_scalars(struct vet_env *env, struct reg_state *t1,
 	if (f1->type != SCALAR_VALUE || f2->type != SCALAR_VALUE)
 		return 0;
 	/* Before 6.8 two unknown operands narrowed each other on equality
-	 * alone. */
+	 * alone, and "not equal" narrowed nothing. */
 	if (!env_has(env, KVER_BRANCH_RANGES) && op != BPF_JEQ && op != BPF_JNE &&
 	    !tnum_is_const(f1->b.var_off) && !tnum_is_const(f2->b.var_off))
 		return 0;
-	scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32);
-	scalar_branch_refine(&t1->b, &t2->b, op, is32);
+	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JEQ)
+		scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32);
+	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JNE)
+		scalar_branch_refine(&t1->b, &t2->b, op, is32);
 	err = reg_bounds_sanity_check(env, t1, "true_reg1");
 	if (!err)
 		err = reg_bounds_sanity_check(env, t2, "true_reg2");

@@ -107,6 +107,9 @@ like_record 6.1 target_6_1_branch_const verifier_bounds_deduction_non_const.bpf.
 	deducing_bounds_from_non_const_1 deducing_bounds_from_non_const_2 \
 	deducing_bounds_from_non_const_3 deducing_bounds_from_non_const_4 \
 	deducing_bounds_from_non_const_5 deducing_bounds_from_non_const_6
+# ... and r != 0 leaves r's range as it was; a 32-bit copy is not linked.
+like_record 6.1 target_6_1_branch_const verifier_bounds.bpf.o reg_not_equal_const reg_equal_const
+like_record 6.1 target_6_1_mov32 verifier_reg_equal.bpf.o
 # Before 6.2 a pointer that may be NULL, found equal to one that is not,
 # stays possibly NULL.
 like_record 6.1 target_6_1_jeq_not_null verifier_jeq_infer_not_null.bpf.o
