@@ -29,6 +29,7 @@ static const struct {
 	[KVER_CALLS_CHANGE_PKT] = { KV(6, 12, 0), "tail and global calls invalidate packet pointers (6.12.y)" },
 	[KVER_EXACT_LOOP_CHECK] = { KV(6, 7, 0), "infinite loops by exact states (6.7)" },
 	[KVER_MOV32_IDS] = { KV(6, 8, 0), "32-bit moves keep scalar ids (6.8)" },
+	[KVER_ZERO_SIZE_MSG] = { KV(6, 2, 0), "zero-sized helper reads by the size (after 6.1)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

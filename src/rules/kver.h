@@ -63,6 +63,10 @@ enum kver_feature {
 	KVER_EXACT_LOOP_CHECK,
 	/* A 32-bit move of a scalar that fits shares its id. */
 	KVER_MOV32_IDS,
+	/* A helper's size argument that may be 0 where 0 is not allowed is
+	 * "R%d invalid zero-sized read: u64=[..]"; before, the memory was
+	 * checked for an access of 0 bytes. The records place it after 6.1. */
+	KVER_ZERO_SIZE_MSG,
 	KVER__COUNT,
 };
 

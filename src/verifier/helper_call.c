@@ -250,7 +250,13 @@ static int check_mem_size_reg(struct vet_env *env, uint32_t regno,
 			regno);
 		return -EACCES;
 	}
-	if (reg->b.umin == 0 && !zero_ok) {
+	/* Before, a size that may be 0 was checked as an access of 0 bytes
+	 * to the memory, with that memory's own message. */
+	if (reg->b.umin == 0 && !env_has(env, KVER_ZERO_SIZE_MSG)) {
+		err = check_helper_mem_access(env, regno - 1, 0, t, zero_ok, raw, &raw_done);
+		if (err)
+			return err;
+	} else if (reg->b.umin == 0 && !zero_ok) {
 		verbose(env, "R%u invalid zero-sized read: u64=[%lld,%lld]\n", regno,
 			(long long)reg->b.umin, (long long)reg->b.umax);
 		return -EACCES;
