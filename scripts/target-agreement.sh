@@ -66,4 +66,12 @@ print('first error: %d of %d shared rejections (%.1f%%)' % (same_msg, rej,
       100.0 * same_msg / max(rej, 1)))
 print('instructions processed: the same for %d of the %d agreeing programs (%.1f%%)'
       % (same_insns, agree, 100.0 * same_insns / max(agree, 1)))
+# The loader's side: programs the kernel's loader refused (an extern or
+# attach target the kernel lacks, a map it cannot create).
+refused = [k for k in ref if k['verdict'] == 'refused']
+both = sum(1 for k in refused if got.get((k['file'], k['prog']), {}).get('verdict') == 'refused')
+extra = sum(1 for k in ref if k['verdict'] != 'refused' and
+            got.get((k['file'], k['prog']), {}).get('verdict') == 'refused')
+print('refused: %d of the %d programs the loader refused (%.1f%%); %d more'
+      % (both, len(refused), 100.0 * both / max(len(refused), 1), extra))
 EOF

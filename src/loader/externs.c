@@ -282,3 +282,56 @@ bool ksym_weak_absent(const struct bpfvet_program *prog, uint32_t ext)
 	return e->weak && (e->kind == BPFVET_EXTERN_KFUNC || e->kind == BPFVET_EXTERN_KSYM) &&
 	       extern_kernel_id(prog, targ, e) < 0;
 }
+
+/* libbpf's words for a strong extern the target lacks, or whose type
+ * does not match the target's. */
+static int refuse_extern(struct loader *ld, struct bpfvet_program *p,
+			 const struct bpfvet_extern *e)
+{
+	bool func = e->kind == BPFVET_EXTERN_KFUNC;
+	int id = kbtf_find_essential(ld->targ_btf, NULL, e->name,
+				     func ? BTF_KIND_FUNC : BTF_KIND_VAR);
+
+	if (id <= 0 && func)
+		return ld_refuse(ld, p, -ESRCH,
+				 "extern (func ksym) '%s': not found in kernel or module BTFs",
+				 e->name);
+	if (id <= 0)
+		return ld_refuse(ld, p, -ESRCH, "extern (var ksym) '%s': not found in kernel BTF",
+				 e->name);
+	if (func)
+		return ld_refuse(ld, p, -EINVAL,
+				 "extern (func ksym) '%s': func_proto [%u] incompatible with vmlinux [%u]",
+				 e->name, e->type_id,
+				 btf__type_by_id(ld->targ_btf, (uint32_t)id)->type);
+	return ld_refuse(ld, p, -EINVAL,
+			 "extern (var ksym) '%s': incompatible types, expected [%u], actual [%u]",
+			 e->name, e->type_id, btf__type_by_id(ld->targ_btf, (uint32_t)id)->type);
+}
+
+int externs_check(struct loader *ld)
+{
+	struct bpfvet_object *obj = ld->obj;
+
+	if (!ld->targ_btf)
+		return 0;
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		struct bpfvet_program *p = &obj->progs[i];
+
+		for (size_t k = 0; !p->problem && k < p->extern_cnt; k++) {
+			const struct bpfvet_extern *e = &p->externs[k];
+			int err;
+
+			if (e->weak || (e->kind != BPFVET_EXTERN_KFUNC &&
+					(e->kind != BPFVET_EXTERN_KSYM || !e->type_id)))
+				continue;
+			if (extern_kernel_id(p, ld->targ_btf, e) > 0)
+				continue;
+			err = refuse_extern(ld, p, e);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+

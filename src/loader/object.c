@@ -240,6 +240,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err)
 		err = conventions_types(ld);
 	if (!err)
+		err = externs_check(ld);
+	if (!err)
 		err = attach_check(ld);
 	if (!err) {
 		struct_ops_assign(ld);

@@ -199,6 +199,9 @@ int ld_warning(struct loader *ld, const char *fmt, ...) __attribute__((format(pr
 int ld_refuse(struct loader *ld, struct bpfvet_program *prog, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* externs.c: after progs_build, with a target BTF: programs that use a
+ * strong kfunc or typed ksym it lacks are refused, as by libbpf at load. */
+int externs_check(struct loader *ld);
 /* attach.c: after progs_build, with a target BTF: programs whose attach
  * target it lacks are refused, as by libbpf at load. */
 int attach_check(struct loader *ld);

@@ -101,6 +101,9 @@ like_record 6.12 target_6_12_may_goto verifier_iterating_callbacks.bpf.o cond_br
 like_record 6.1 target_6_1_poisoned_kfunc iters_num.bpf.o
 like_record 6.1 target_6_1_poisoned_kfunc iters.bpf.o iter_while_loop triple_continue
 like_record 6.12 target_6_12_iters iters_num.bpf.o
+# A strong kfunc the target lacks: libbpf refuses the program.
+like_record 6.1 target_6_1_strong_kfunc exceptions_fail.bpf.o reject_with_rbtree_add_throw \
+	reject_with_reference reject_with_cb_reference
 # Before 6.8 a branch is decided only against a constant, and equality
 # only between constants: 6.1 walks into r0 == 2 although r0 >= 3.
 like_record 6.1 target_6_1_branch_const verifier_bounds_deduction_non_const.bpf.o \
