@@ -28,13 +28,16 @@ done >"$tmp/objs"
 # shellcheck disable=SC2046
 "$BPFVET" $(cat "$tmp/objs") --target "${PROFILE:-build/target-$V}" -o csv \
 	-e file_name,prog_name,verdict,total_insns,error >"$tmp/got.csv" 2>"$tmp/err" || true
-python3 - "$REF" "$tmp/got.csv" "${2:-}" <<'EOF'
-import csv, sys
+python3 - "$REF" "$tmp/got.csv" "${2:-}" "$tmp/objs" <<'EOF'
+import csv, os, sys
 ref = list(csv.DictReader(open(sys.argv[1])))
+realworld = {os.path.basename(p) for p in open(sys.argv[4]).read().split()
+             if p.startswith('build/realworld')}
 got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
 listing = sys.argv[3] == '--list'
 messages = sys.argv[3] == '--messages'
 n = agree = rej = same_msg = missing = unsupported = same_insns = 0
+rw_n = rw_agree = rw_unsupported = 0
 for k in ref:
     if k['stage'] != 'verifier' or k['verdict'] not in ('success', 'failure'):
         continue
@@ -45,6 +48,10 @@ for k in ref:
         continue
     if g['verdict'] == 'unsupported':
         unsupported += 1
+    if k['file'] in realworld:
+        rw_n += 1
+        rw_agree += g['verdict'] == k['verdict']
+        rw_unsupported += g['verdict'] == 'unsupported'
     if g['verdict'] == k['verdict']:
         agree += 1
         same_insns += g['total_insns'] == k['insns']
@@ -62,6 +69,9 @@ print('verdicts: %d of %d programs the kernel verified agree (%.1f%%); %d withou
 d = n - missing - unsupported
 print('where bpfvet decides (%d unsupported left out): %d of %d (%.1f%%)'
       % (unsupported, agree, d, 100.0 * agree / max(d, 1)))
+print('of them real-world objects: %d of %d (%.1f%%; %d unsupported left out)'
+      % (rw_agree, rw_n - rw_unsupported, 100.0 * rw_agree / max(rw_n - rw_unsupported, 1),
+         rw_unsupported))
 print('first error: %d of %d shared rejections (%.1f%%)' % (same_msg, rej,
       100.0 * same_msg / max(rej, 1)))
 print('instructions processed: the same for %d of the %d agreeing programs (%.1f%%)'
