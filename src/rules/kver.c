@@ -15,6 +15,9 @@ static const struct {
 	const char *name;
 } features[KVER__COUNT] = {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
+	/* Pointer trust. */
+	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
+	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

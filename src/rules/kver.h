@@ -15,6 +15,16 @@ enum kver_feature {
 	/* Sign-extending loads and moves, signed division and modulo,
 	 * unconditional byte swaps: the instructions of ISA v4. */
 	KVER_ISA_V4,
+	/* Pointer trust (helper and ctx typing). */
+	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
+	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).
+	 * Before, ctx arguments and walked pointers were plain ptr_ and
+	 * only an untrusted source made an untrusted one. */
+	KVER_PTR_TRUSTED,
+	/* A pointer walked from a plain ptr_, or from a field of a trusted
+	 * one that no rule lists, is untrusted_ptr_ (seen on 6.18; 6.12
+	 * still gave the plain ptr_ that helpers take). */
+	KVER_WALK_UNTRUSTED,
 	KVER__COUNT,
 };
 

@@ -283,6 +283,8 @@ static uint32_t ctx_arg_index(const struct btf *btf, const struct btf_type *prot
 
 static bool args_trusted(const struct vet_env *env)
 {
+	if (!env_has(env, KVER_PTR_TRUSTED))
+		return false;
 	if (env->prog_type == BPF_PROG_TYPE_LSM)
 		return !NAME_IN(env->attach.name, untrusted_lsm_hooks);
 	return env->expected_attach_type == BPF_TRACE_RAW_TP ||
@@ -446,6 +448,9 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 	if (pt && (btf_kind(pt) == BTF_KIND_UNKN || btf_is_int(pt)))
 		return 0;
 	if (iter_type) {
+		/* Trust is 6.2's: older kernels gave these plain. */
+		if (!env_has(env, KVER_PTR_TRUSTED))
+			iter_type &= ~PTR_TRUSTED;
 		out->reg_type = iter_type;
 		kbtf_skip_mods(btf, t->type, &out->btf_id);
 		return 0;
