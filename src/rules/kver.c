@@ -18,6 +18,7 @@ static const struct {
 	/* Pointer trust. */
 	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
 	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },
+	[KVER_MAP_ARG_ANY_MEM] = { KV(6, 2, 0), "map key from any memory (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)
