@@ -434,6 +434,27 @@ void kconfig_target_facts(struct loader *ld, const char *path)
 	gzclose(f);
 }
 
+/* CONFIG_FUNCTION_ERROR_INJECTION of the target, for the attach checks
+ * of sleepable and fmod_ret programs. Only a config that names it
+ * answers: one that does not may be partial. */
+void kconfig_error_injection(struct loader *ld, const char *path)
+{
+	static const char on[] = "CONFIG_FUNCTION_ERROR_INJECTION=y";
+	static const char off[] = "# CONFIG_FUNCTION_ERROR_INJECTION is not set";
+	char line[LINE_MAX_LEN];
+	gzFile f;
+
+	if (!path || !(f = gzopen(path, "rb")))
+		return;
+	while (gzgets(f, line, sizeof(line))) {
+		if (!strncmp(line, on, sizeof(on) - 1))
+			ld->obj->targ_error_injection = 1;
+		else if (!strncmp(line, off, sizeof(off) - 1))
+			ld->obj->targ_error_injection = -1;
+	}
+	gzclose(f);
+}
+
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version)
 {
 	struct bpfvet_map *m;

@@ -19,6 +19,9 @@ static const struct {
 	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
 	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },
 	[KVER_MAP_ARG_ANY_MEM] = { KV(6, 2, 0), "map key from any memory (6.2)" },
+	/* Attach checks. */
+	[KVER_FMODRET_TEST_SET] = { KV(6, 2, 0), "fmod_ret test set (6.2)" },
+	[KVER_FMODRET_SOCKET_PROTOCOL] = { KV(6, 6, 0), "fmod_ret update_socket_protocol (6.6)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

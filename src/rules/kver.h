@@ -29,6 +29,13 @@ enum kver_feature {
 	 * (mem, ringbuf records, iterator buffers) (6.2); before, only the
 	 * stack, packet and map memory. */
 	KVER_MAP_ARG_ANY_MEM,
+	/* Attach checks. */
+	/* The kernel's own fmod_ret set: bpf_modify_return_test* may be
+	 * fmod_ret targets and bpf_fentry_test1 a sleepable one without
+	 * error injection (6.2); before, only the error injection list. */
+	KVER_FMODRET_TEST_SET,
+	/* update_socket_protocol is in an fmod_ret set (6.6), for MPTCP. */
+	KVER_FMODRET_SOCKET_PROTOCOL,
 	KVER__COUNT,
 };
 
