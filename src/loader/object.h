@@ -226,6 +226,12 @@ struct bpfvet_object {
 	 * not name it). Sleepable and fmod_ret programs attach to listed
 	 * functions; the attach check needs the answer. */
 	int targ_error_injection;
+	/* Whether the target locks itself down at boot (its config's
+	 * CONFIG_LOCK_DOWN_KERNEL_FORCE_*): 1 integrity or confidentiality,
+	 * -1 none, 0 unknown. Locked down, it offers no
+	 * bpf_probe_write_user. (Debian's "none" kernels still lock down
+	 * under EFI secure boot, which a config cannot tell.) */
+	int targ_lockdown;
 	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
 	 * and offsets, extern sections and hidden functions fixed up), and
 	 * the raw .BTF.ext bytes (NULL when absent or malformed). */

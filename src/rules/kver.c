@@ -22,6 +22,9 @@ static const struct {
 	/* Attach checks. */
 	[KVER_FMODRET_TEST_SET] = { KV(6, 2, 0), "fmod_ret test set (6.2)" },
 	[KVER_FMODRET_SOCKET_PROTOCOL] = { KV(6, 6, 0), "fmod_ret update_socket_protocol (6.6)" },
+	/* Helper availability. */
+	[KVER_RAW_TP_COOKIE] = { KV(6, 10, 0), "raw_tp attach cookie (6.10)" },
+	[KVER_BASE_NS_PID_TGID] = { KV(6, 10, 0), "base ns_current_pid_tgid (6.10)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -36,6 +36,12 @@ enum kver_feature {
 	KVER_FMODRET_TEST_SET,
 	/* update_socket_protocol is in an fmod_ret set (6.6), for MPTCP. */
 	KVER_FMODRET_SOCKET_PROTOCOL,
+	/* Helper availability. */
+	/* raw_tp and tp_btf programs may call bpf_get_attach_cookie (6.10). */
+	KVER_RAW_TP_COOKIE,
+	/* bpf_get_ns_current_pid_tgid is a base helper, offered to every
+	 * program type (6.10); before, to tracing programs only. */
+	KVER_BASE_NS_PID_TGID,
 	KVER__COUNT,
 };
 

@@ -19,6 +19,14 @@ cat >"$TMP/cases" <<'LIST'
 6.1 bpf_mod_race.bpf.o widen_race: no sleepable fmod_ret set before 6.2, no error injection list
 6.1 modify_return.bpf.o fmod_ret_test: no fmod_ret set before 6.2
 6.1 modify_return.bpf.o fexit_test: the check is fmod_ret's
+6.1 test_probe_user.bpf.o handle_sys_connect: not locked down (config), bpf_probe_write_user offered
+6.1 test_bpf_cookie.bpf.o handle_raw_tp verdict: no attach cookie for raw_tp before 6.10
+6.1 test_bpf_cookie.bpf.o handle_tp_btf verdict: nor for tp_btf
+6.1 test_ns_current_pid_tgid.bpf.o sk_msg verdict: ns_current_pid_tgid is tracing's before 6.10
+6.1 test_ns_current_pid_tgid.bpf.o tp_handler: and tracing keeps it
+6.12 test_bpf_cookie.bpf.o handle_raw_tp: attach cookie for raw_tp
+6.12 test_ns_current_pid_tgid.bpf.o cgroup_bind4: ns_current_pid_tgid for every type
+6.12 test_probe_user.bpf.o handle_sys_connect: not locked down (config)
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
@@ -76,3 +84,9 @@ printf '# CONFIG_FUNCTION_ERROR_INJECTION is not set\n' >"$TMP/noeil.config"
 	>"$TMP/out" 2>"$TMP/err"
 [ "$(tail -n 1 "$TMP/out")" = "sleepable_access_map_in_array,success" ] &&
 	pass target_rules_attach_unknown || fail target_rules_attach_unknown "$(tail -n 1 "$TMP/out")"
+# bpf_probe_write_user: the recorded 6.18 is locked down for integrity
+# (its config forces it), and refuses the helper as that kernel did.
+"$BPFVET" build/corpus/progs/test_probe_user.bpf.o $TARGET -p handle_sys_connect -o csv \
+	-e prog,verdict >"$TMP/out" 2>"$TMP/err"
+[ "$(tail -n 1 "$TMP/out")" = "handle_sys_connect,failure" ] &&
+	pass target_rules_lockdown_6_18 || fail target_rules_lockdown_6_18 "$(tail -n 1 "$TMP/out")"
