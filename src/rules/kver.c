@@ -25,6 +25,8 @@ static const struct {
 	/* Helper availability. */
 	[KVER_RAW_TP_COOKIE] = { KV(6, 10, 0), "raw_tp attach cookie (6.10)" },
 	[KVER_BASE_NS_PID_TGID] = { KV(6, 10, 0), "base ns_current_pid_tgid (6.10)" },
+	/* Return values. */
+	[KVER_LSM_RETVAL_RANGE] = { KV(6, 12, 0), "LSM return value ranges (6.12)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

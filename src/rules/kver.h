@@ -42,6 +42,10 @@ enum kver_feature {
 	/* bpf_get_ns_current_pid_tgid is a base helper, offered to every
 	 * program type (6.10); before, to tracing programs only. */
 	KVER_BASE_NS_PID_TGID,
+	/* Return values. */
+	/* LSM programs return what their hook may: an errno or 0, or a
+	 * bool (6.12); before, any scalar. */
+	KVER_LSM_RETVAL_RANGE,
 	KVER__COUNT,
 };
 

@@ -27,6 +27,9 @@ cat >"$TMP/cases" <<'LIST'
 6.12 test_bpf_cookie.bpf.o handle_raw_tp: attach cookie for raw_tp
 6.12 test_ns_current_pid_tgid.bpf.o cgroup_bind4: ns_current_pid_tgid for every type
 6.12 test_probe_user.bpf.o handle_sys_connect: not locked down (config)
+6.1 verifier_lsm.bpf.o errno_zero_retval_test4: an LSM program returns any scalar before 6.12
+6.1 verifier_lsm.bpf.o bool_retval_test3: whatever its hook's type
+6.12 verifier_lsm.bpf.o errno_zero_retval_test4: 6.12 checks the hook's range
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
