@@ -46,6 +46,12 @@ enum kver_feature {
 	/* LSM programs return what their hook may: an errno or 0, or a
 	 * bool (6.12); before, any scalar. */
 	KVER_LSM_RETVAL_RANGE,
+	/* Map value fields. */
+	/* Kptr tags as named since 6.3: __kptr is referenced,
+	 * __kptr_untrusted not (also __percpu_kptr, 6.6). Before, "kptr" was
+	 * the unreferenced one and "kptr_ref" the referenced; any other tag
+	 * spoils the value's fields. */
+	KVER_KPTR_TAG_NAMES,
 	KVER__COUNT,
 };
 
