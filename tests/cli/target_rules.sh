@@ -32,7 +32,7 @@ cat >"$TMP/cases" <<'LIST'
 6.12 verifier_lsm.bpf.o errno_zero_retval_test4: 6.12 checks the hook's range
 6.1 map_kptr_fail.bpf.o size_not_bpf_dw: __kptr_untrusted is no tag before 6.3: the value has no fields
 6.1 map_kptr_fail.bpf.o reject_indirect_helper_access: nor any kptr a helper could touch
-6.1 map_kptr_fail.bpf.o reject_kptr_xchg_on_unref: so no kptr to exchange
+6.1 map_kptr_fail.bpf.o reject_kptr_xchg_on_unref verdict: so no kptr to exchange
 6.12 map_kptr_fail.bpf.o size_not_bpf_dw: 6.12 knows the tag
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
