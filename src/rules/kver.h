@@ -46,6 +46,11 @@ enum kver_feature {
 	/* LSM programs return what their hook may: an errno or 0, or a
 	 * bool (6.12); before, any scalar. */
 	KVER_LSM_RETVAL_RANGE,
+	/* Stack. */
+	/* A helper that only reads stack memory leaves it as it was (seen
+	 * on 6.18); 6.12 and before treated every helper access as a write:
+	 * spilled registers and zeros read by it became misc bytes. */
+	KVER_HELPER_READ_KEEPS_STACK,
 	/* Map value fields. */
 	/* Kptr tags as named since 6.3: __kptr is referenced,
 	 * __kptr_untrusted not (also __percpu_kptr, 6.6). Before, "kptr" was

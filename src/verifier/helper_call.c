@@ -219,6 +219,9 @@ int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 		}
 		return check_mem_region(env, regno, reg->off, size, reg->mem_size, zero_ok);
 	case PTR_TO_STACK:
+		/* Older kernels checked every helper access as a write. */
+		if (!env_has(env, KVER_HELPER_READ_KEEPS_STACK))
+			t = ACCESS_WRITE;
 		return check_stack_range_init(env, regno, reg->off, size, zero_ok, t,
 					      raw, raw_done);
 	case PTR_TO_BTF_ID:

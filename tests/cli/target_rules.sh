@@ -34,6 +34,9 @@ cat >"$TMP/cases" <<'LIST'
 6.1 map_kptr_fail.bpf.o reject_indirect_helper_access: nor any kptr a helper could touch
 6.1 map_kptr_fail.bpf.o reject_kptr_xchg_on_unref verdict: so no kptr to exchange
 6.12 map_kptr_fail.bpf.o size_not_bpf_dw: 6.12 knows the tag
+6.12 biosnoop-1.bpf.o block_rq_complete: a map key read from the stack clobbers the spilled pointer before 6.13
+6.1 biosnoop-1.bpf.o block_rq_complete: likewise
+6.12 iters.bpf.o iter_err_too_permissive2: likewise, a helper read makes the spilled pointer misc
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
@@ -53,6 +56,7 @@ for v in $(cut -d' ' -f1 "$TMP/cases" | sort -u); do
 	grep "^$v " "$TMP/cases" | cut -d: -f1 | while read -r _ obj prog mode; do
 		f=build/corpus/progs/$obj
 		[ -f "$f" ] || f=build/corpus/verifier/$obj
+		[ -f "$f" ] || f=build/realworld/$obj
 		"$BPFVET" "$f" --target "$v" -p "$prog" -o csv \
 			-e file_name,prog_name,verdict,error 2>/dev/null | tail -n +2 |
 			sed "s/\$/,$mode/"
