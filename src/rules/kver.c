@@ -27,6 +27,8 @@ static const struct {
 	[KVER_BASE_NS_PID_TGID] = { KV(6, 10, 0), "base ns_current_pid_tgid (6.10)" },
 	/* Return values. */
 	[KVER_LSM_RETVAL_RANGE] = { KV(6, 12, 0), "LSM return value ranges (6.12)" },
+	/* Program structure. */
+	[KVER_EXCEPTIONS] = { KV(6, 7, 0), "BPF exceptions (6.7)" },
 	/* Stack. */
 	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },
 	/* Map value fields. */

@@ -46,6 +46,10 @@ enum kver_feature {
 	/* LSM programs return what their hook may: an errno or 0, or a
 	 * bool (6.12); before, any scalar. */
 	KVER_LSM_RETVAL_RANGE,
+	/* Program structure. */
+	/* BPF exceptions (6.7): the "exception_callback:" tag names a
+	 * callback no code may call; before, the tag meant nothing. */
+	KVER_EXCEPTIONS,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:
