@@ -50,6 +50,11 @@ enum kver_feature {
 	/* BPF exceptions (6.7): the "exception_callback:" tag names a
 	 * callback no code may call; before, the tag meant nothing. */
 	KVER_EXCEPTIONS,
+	/* A struct_ops program that implements no struct (attach_btf_id 0)
+	 * is refused without a message (6.9), which the recorded kernels
+	 * count as refused before the verifier; before, the verifier said
+	 * "attach_btf_id 0 is not a supported struct". */
+	KVER_STRUCT_OPS_UNSET_QUIET,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:
