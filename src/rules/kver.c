@@ -27,6 +27,8 @@ static const struct {
 	[KVER_BASE_NS_PID_TGID] = { KV(6, 10, 0), "base ns_current_pid_tgid (6.10)" },
 	/* Return values. */
 	[KVER_LSM_RETVAL_RANGE] = { KV(6, 12, 0), "LSM return value ranges (6.12)" },
+	/* Context fields. */
+	[KVER_SOCK_OPS_HWTSTAMP] = { KV(6, 2, 0), "sock_ops skb_hwtstamp (6.2)" },
 	/* Program structure. */
 	[KVER_EXCEPTIONS] = { KV(6, 7, 0), "BPF exceptions (6.7)" },
 	[KVER_STRUCT_OPS_UNSET_QUIET] = { KV(6, 9, 0), "struct_ops without struct refused quietly (6.9)" },

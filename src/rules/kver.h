@@ -46,6 +46,9 @@ enum kver_feature {
 	/* LSM programs return what their hook may: an errno or 0, or a
 	 * bool (6.12); before, any scalar. */
 	KVER_LSM_RETVAL_RANGE,
+	/* Context fields. */
+	/* struct bpf_sock_ops ends with skb_hwtstamp (6.2). */
+	KVER_SOCK_OPS_HWTSTAMP,
 	/* Program structure. */
 	/* BPF exceptions (6.7): the "exception_callback:" tag names a
 	 * callback no code may call; before, the tag meant nothing. */
