@@ -58,6 +58,9 @@ enum kver_feature {
 	 * count as refused before the verifier; before, the verifier said
 	 * "attach_btf_id 0 is not a supported struct". */
 	KVER_STRUCT_OPS_UNSET_QUIET,
+	/* bpf_for_each_map_elem may see different maps at one call (6.9);
+	 * before, the second map "abused" the call's recorded map. */
+	KVER_FOR_EACH_MULTI_MAPS,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:
