@@ -61,6 +61,10 @@ enum kver_feature {
 	/* bpf_for_each_map_elem may see different maps at one call (6.9);
 	 * before, the second map "abused" the call's recorded map. */
 	KVER_FOR_EACH_MULTI_MAPS,
+	/* LD_IMM64 may load a kernel function's address (a BTF FUNC, as
+	 * libbpf emits for a typeless function ksym) (6.4); before, only a
+	 * BTF VAR. */
+	KVER_LDIMM64_FUNC,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:
