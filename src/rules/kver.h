@@ -25,6 +25,10 @@ enum kver_feature {
 	 * one that no rule lists, is untrusted_ptr_ (seen on 6.18; 6.12
 	 * still gave the plain ptr_ that helpers take). */
 	KVER_WALK_UNTRUSTED,
+	/* A walk through a union of several members is untrusted and may
+	 * read past the end of the member it lands in (6.3); before, the
+	 * member's end bounded the read. */
+	KVER_UNION_WALK_UNTRUSTED,
 	/* Map key and value arguments of helpers take any readable memory
 	 * (mem, ringbuf records, iterator buffers) (6.2); before, only the
 	 * stack, packet and map memory. */

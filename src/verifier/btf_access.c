@@ -264,7 +264,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 		}
 		/* Unions of several members make any pointer read through
 		 * them untrusted. */
-		if (btf_is_union(t) && btf_vlen(t) != 1)
+		if (btf_is_union(t) && btf_vlen(t) != 1 && env_has(env, KVER_UNION_WALK_UNTRUSTED))
 			w->flag |= PTR_UNTRUSTED;
 		if ((uint64_t)(uint32_t)off + (uint32_t)size > t->size) {
 			const struct btf_type *e = NULL;

@@ -43,6 +43,7 @@ cat >"$TMP/cases" <<'LIST'
 6.1 for_each_multi_maps.bpf.o test_pkt_access: one bpf_for_each_map_elem call over two maps, before 6.9
 6.12 for_each_multi_maps.bpf.o test_pkt_access: allowed since 6.9
 6.1 get_func_ip_test.bpf.o test1: no function address by LD_IMM64 before 6.4
+6.1 test_ptr_untrusted.bpf.o lsm_run: a union's member bounds the walk before 6.3
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
