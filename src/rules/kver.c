@@ -19,6 +19,7 @@ static const struct {
 	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
 	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },
 	[KVER_UNION_WALK_UNTRUSTED] = { KV(6, 3, 0), "union walks untrusted (6.3)" },
+	[KVER_BTF_ACCESS_GPL_ONLY] = { KV(6, 2, 0), "kernel struct access GPL only (6.2)" },
 	[KVER_MAP_ARG_ANY_MEM] = { KV(6, 2, 0), "map key from any memory (6.2)" },
 	/* Attach checks. */
 	[KVER_FMODRET_TEST_SET] = { KV(6, 2, 0), "fmod_ret test set (6.2)" },

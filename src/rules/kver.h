@@ -29,6 +29,9 @@ enum kver_feature {
 	 * read past the end of the member it lands in (6.3); before, the
 	 * member's end bounded the read. */
 	KVER_UNION_WALK_UNTRUSTED,
+	/* Only GPL-compatible programs read kernel structs through BTF
+	 * pointers (6.2); before, any program. */
+	KVER_BTF_ACCESS_GPL_ONLY,
 	/* Map key and value arguments of helpers take any readable memory
 	 * (mem, ringbuf records, iterator buffers) (6.2); before, only the
 	 * stack, packet and map memory. */

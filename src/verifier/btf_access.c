@@ -432,7 +432,7 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 			tname);
 		return -EPERM;
 	}
-	if (!env->gpl && reg->btf == env->targ_btf) {
+	if (!env->gpl && reg->btf == env->targ_btf && env_has(env, KVER_BTF_ACCESS_GPL_ONLY)) {
 		verbose(env, "Cannot access kernel 'struct %s' from non-GPL compatible program\n",
 			tname);
 		return -EINVAL;

@@ -44,6 +44,8 @@ cat >"$TMP/cases" <<'LIST'
 6.12 for_each_multi_maps.bpf.o test_pkt_access: allowed since 6.9
 6.1 get_func_ip_test.bpf.o test1: no function address by LD_IMM64 before 6.4
 6.1 test_ptr_untrusted.bpf.o lsm_run: a union's member bounds the walk before 6.3
+6.1 btf_type_tag_user.bpf.o test_sys_getsockname: a non-GPL program reads kernel structs before 6.2
+6.12 btf_type_tag_user.bpf.o test_sys_getsockname: not since
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
