@@ -36,6 +36,7 @@ static const struct {
 	[KVER_STRUCT_OPS_UNSET_QUIET] = { KV(6, 9, 0), "struct_ops without struct refused quietly (6.9)" },
 	[KVER_FOR_EACH_MULTI_MAPS] = { KV(6, 9, 0), "for_each_map_elem over several maps (6.9)" },
 	[KVER_LDIMM64_FUNC] = { KV(6, 4, 0), "ldimm64 of a kernel function (6.4)" },
+	[KVER_CALLS_CHANGE_PKT_DATA] = { KV(6, 12, 0), "calls change packet data (6.13, Debian 6.12)" },
 	/* Stack. */
 	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },
 	/* Map value fields. */

@@ -72,6 +72,10 @@ enum kver_feature {
 	 * libbpf emits for a typeless function ksym) (6.4); before, only a
 	 * BTF VAR. */
 	KVER_LDIMM64_FUNC,
+	/* Global function calls that may change packet data, and tail
+	 * calls, invalidate packet pointers (upstream 6.13, in Debian's 6.12
+	 * as a stable fix); before, only the helpers that change it. */
+	KVER_CALLS_CHANGE_PKT_DATA,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:

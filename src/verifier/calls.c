@@ -103,7 +103,7 @@ static int call_global(struct vet_env *env, uint32_t subprog, int arg_err)
 	}
 	verbose(env, "Func#%u ('%s') is global and assumed valid.\n", subprog,
 		subprog_name(env, subprog));
-	if (env->subprogs[subprog].changes_pkt_data)
+	if (env->subprogs[subprog].changes_pkt_data && env_has(env, KVER_CALLS_CHANGE_PKT_DATA))
 		clear_all_pkt_pointers(env);
 	env->subprogs[subprog].called = true;
 	clear_caller_saved(env, caller->regs);

@@ -756,7 +756,8 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
-	if (helper_changes_pkt_data(meta.func_id))
+	if (helper_changes_pkt_data(meta.func_id) &&
+	    (meta.func_id != FN_tail_call || env_has(env, KVER_CALLS_CHANGE_PKT_DATA)))
 		clear_all_pkt_pointers(env);
 	return 0;
 }

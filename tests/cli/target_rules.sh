@@ -46,6 +46,9 @@ cat >"$TMP/cases" <<'LIST'
 6.1 test_ptr_untrusted.bpf.o lsm_run: a union's member bounds the walk before 6.3
 6.1 btf_type_tag_user.bpf.o test_sys_getsockname: a non-GPL program reads kernel structs before 6.2
 6.12 btf_type_tag_user.bpf.o test_sys_getsockname: not since
+6.1 verifier_sock.bpf.o invalidate_pkt_pointers_from_global_func: only helpers invalidate packet pointers on 6.1
+6.1 verifier_sock.bpf.o invalidate_pkt_pointers_by_tail_call: a tail call neither
+6.12 verifier_sock.bpf.o invalidate_pkt_pointers_by_tail_call: Debian's 6.12 has the fix
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
