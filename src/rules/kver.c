@@ -39,6 +39,8 @@ static const struct {
 	[KVER_CALLS_CHANGE_PKT_DATA] = { KV(6, 12, 0), "calls change packet data (6.13, Debian 6.12)" },
 	/* Stack. */
 	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },
+	[KVER_STACK_ROUND_16] = { KV(6, 8, 0), "stack frames rounded to 16 (6.8)" },
+	[KVER_PRIV_STACK] = { KV(6, 13, 0), "private stacks (6.13)" },
 	/* Map value fields. */
 	[KVER_KPTR_TAG_NAMES] = { KV(6, 3, 0), "kptr tag names (6.3)" },
 };

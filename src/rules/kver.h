@@ -81,6 +81,13 @@ enum kver_feature {
 	 * on 6.18); 6.12 and before treated every helper access as a write:
 	 * spilled registers and zeros read by it became misc bytes. */
 	KVER_HELPER_READ_KEEPS_STACK,
+	/* The combined stack of a call chain counts each frame rounded up
+	 * to 16 bytes, as the JIT lays it out (6.8); before, each frame
+	 * counted at least 1 byte rounded up to 32. */
+	KVER_STACK_ROUND_16,
+	/* Tracing subprograms with 64 bytes of stack or more get a private
+	 * stack, outside the 512-byte chain (6.13). */
+	KVER_PRIV_STACK,
 	/* Map value fields. */
 	/* Kptr tags as named since 6.3: __kptr is referenced,
 	 * __kptr_untrusted not (also __percpu_kptr, 6.6). Before, "kptr" was

@@ -49,6 +49,9 @@ cat >"$TMP/cases" <<'LIST'
 6.1 verifier_sock.bpf.o invalidate_pkt_pointers_from_global_func: only helpers invalidate packet pointers on 6.1
 6.1 verifier_sock.bpf.o invalidate_pkt_pointers_by_tail_call: a tail call neither
 6.12 verifier_sock.bpf.o invalidate_pkt_pointers_by_tail_call: Debian's 6.12 has the fix
+6.1 strobemeta_subprogs.bpf.o on_event: frames rounded to 32 and no private stack before 6.8 and 6.13
+6.1 verifier_bpf_fastcall.bpf.o cumulative_stack_depth: likewise
+6.12 strobemeta_subprogs.bpf.o on_event: frames rounded to 16 fit
 6.12 bpf_mod_race.bpf.o widen_race: bpf_fentry_test1 is sleepable in the fmod_ret set
 6.12 modify_return.bpf.o fmod_ret_test: bpf_modify_return_test is in the fmod_ret set
 6.12 mptcpify.bpf.o mptcpify: update_socket_protocol is in an fmod_ret set
