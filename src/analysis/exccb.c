@@ -21,6 +21,12 @@ static const struct btf *exccb_btf(const struct vet_env *env)
 	return env->prog->obj ? env->prog->obj->btf : NULL;
 }
 
+/* Targets before 6.7 know no exception callback: the tag is ignored. */
+static bool target_has_exceptions(const struct vet_env *env)
+{
+	return kver_has(env->prog->obj ? env->prog->obj->target_kver : 0, KVER_EXCEPTIONS);
+}
+
 /* The value of the one "exception_callback:" tag on the main function:
  * NULL with *err 0 when there is none. */
 static const char *tag_value(struct vet_env *env, const struct btf *btf, uint32_t main_id,
@@ -82,7 +88,7 @@ int exccb_find_start(struct vet_env *env, int64_t *start)
 	int err, id;
 
 	*start = 0;
-	if (!btf || !env->prog->func_info_cnt)
+	if (!btf || !env->prog->func_info_cnt || !target_has_exceptions(env))
 		return 0;
 	main_id = env->prog->func_info[0].type_id;
 	if (!btf__type_by_id(btf, main_id)) {

@@ -2,8 +2,9 @@
 /*
  * Stack depth across calls, checked after the walk: the depths of the
  * frames on any static call chain must fit in 512 bytes (each rounded up
- * to 16 as the JIT lays them out). Tracing programs' subprograms with 64
- * bytes or more get a private stack and are checked on their own. Tail
+ * to 16 as the JIT lays them out; to 32, and at least 32, before 6.8).
+ * Tracing programs' subprograms with 64 bytes or more get a private stack
+ * (6.13) and are checked on their own. Tail
  * calls from deep call chains are refused.
  */
 #include <errno.h>
@@ -12,13 +13,22 @@
 
 #define PRIV_STACK_MIN_SIZE 64
 
-static uint32_t rounded_depth(uint32_t depth)
+static bool target_has(const struct vet_env *env, enum kver_feature f)
 {
+	return kver_has(env->prog->obj ? env->prog->obj->target_kver : 0, f);
+}
+
+static uint32_t rounded_depth(const struct vet_env *env, uint32_t depth)
+{
+	if (!target_has(env, KVER_STACK_ROUND_16))
+		return ((depth ? depth : 1) + 31) / 32 * 32;
 	return (depth + 15) / 16 * 16;
 }
 
 static bool prog_may_use_priv_stack(const struct vet_env *env)
 {
+	if (!target_has(env, KVER_PRIV_STACK))
+		return false;
 	for (uint32_t i = 0; i < env->subprog_cnt; i++)
 		if (env->subprogs[i].has_tail_call)
 			return false;
@@ -63,7 +73,7 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 			 bool priv_ok)
 {
 	struct subprog_info *sp = &env->subprogs[idx];
-	uint32_t d = rounded_depth(sp->stack_depth);
+	uint32_t d = rounded_depth(env, sp->stack_depth);
 
 	/* Linux 6.18 (seen, not read): a tail call in a subprogram that a
 	 * callback calls, or in a callback called from another frame, is
@@ -154,7 +164,7 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 		if (!w.frame)
 			return 0;
 		if (!env->subprogs[idx].priv_stack)
-			w.depth -= (int)rounded_depth(env->subprogs[idx].stack_depth);
+			w.depth -= (int)rounded_depth(env, env->subprogs[idx].stack_depth);
 		w.frame--;
 		i = w.ret_insn[w.frame];
 		idx = w.ret_prog[w.frame];

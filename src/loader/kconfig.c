@@ -434,6 +434,45 @@ void kconfig_target_facts(struct loader *ld, const char *path)
 	gzclose(f);
 }
 
+/* A config line "CONFIG_X=y" gives 1, "# CONFIG_X is not set" -1, any
+ * other line 0 (the caller keeps what it had). */
+static int config_switch(const char *line, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	if (!strncmp(line, opt, n) && !strncmp(line + n, "=y", 2))
+		return 1;
+	if (!strncmp(line, "# ", 2) && !strncmp(line + 2, opt, n) &&
+	    !strncmp(line + 2 + n, " is not set", strlen(" is not set")))
+		return -1;
+	return 0;
+}
+
+/* The target's switches that decide what the kernel allows beyond the
+ * verifier's rules: its error injection list (attach of sleepable and
+ * fmod_ret programs) and a lockdown forced at boot (bpf_probe_write_user).
+ * Only a config that names them answers: one that does not may be
+ * partial. */
+void kconfig_target_switches(struct loader *ld, const char *path)
+{
+	char line[LINE_MAX_LEN];
+	gzFile f;
+	int v;
+
+	if (!path || !(f = gzopen(path, "rb")))
+		return;
+	while (gzgets(f, line, sizeof(line))) {
+		if ((v = config_switch(line, "CONFIG_FUNCTION_ERROR_INJECTION")))
+			ld->obj->targ_error_injection = v;
+		else if ((v = config_switch(line, "CONFIG_LOCK_DOWN_KERNEL_FORCE_NONE")) > 0)
+			ld->obj->targ_lockdown = -1;
+		else if (config_switch(line, "CONFIG_LOCK_DOWN_KERNEL_FORCE_INTEGRITY") > 0 ||
+			 config_switch(line, "CONFIG_LOCK_DOWN_KERNEL_FORCE_CONFIDENTIALITY") > 0)
+			ld->obj->targ_lockdown = 1;
+	}
+	gzclose(f);
+}
+
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version)
 {
 	struct bpfvet_map *m;

@@ -226,6 +226,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err)
 		kconfig_target_facts(ld, op->kconfig_path);
 	if (!err)
+		kconfig_target_switches(ld, op->kconfig_path);
+	if (!err)
 		err = kallsyms_fill(ld, op->kallsyms_path);
 	if (!err)
 		err = relos_collect(ld);

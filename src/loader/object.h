@@ -220,6 +220,18 @@ struct bpfvet_object {
 	 * CONFIG_KALLSYMS_ALL): 1 yes, -1 no, 0 unknown (no config read).
 	 * Without them the kernel cannot load a typed ksym variable. */
 	int targ_data_syms;
+	/* Whether the target lists functions for error injection (its
+	 * config's CONFIG_FUNCTION_ERROR_INJECTION): 1 yes, -1 no (the
+	 * config says "is not set"), 0 unknown (no config, or one that does
+	 * not name it). Sleepable and fmod_ret programs attach to listed
+	 * functions; the attach check needs the answer. */
+	int targ_error_injection;
+	/* Whether the target locks itself down at boot (its config's
+	 * CONFIG_LOCK_DOWN_KERNEL_FORCE_*): 1 integrity or confidentiality,
+	 * -1 none, 0 unknown. Locked down, it offers no
+	 * bpf_probe_write_user. (Debian's "none" kernels still lock down
+	 * under EFI secure boot, which a config cannot tell.) */
+	int targ_lockdown;
 	/* .BTF bytes as libbpf would pass them to the kernel (DATASEC sizes
 	 * and offsets, extern sections and hidden functions fixed up), and
 	 * the raw .BTF.ext bytes (NULL when absent or malformed). */

@@ -280,6 +280,7 @@ void struct_ops_assign(struct loader *ld);
  * kernel_version: KERNEL_VERSION(a, b, c) or 0 for unknown). */
 int kconfig_fill(struct loader *ld, const char *path, uint32_t kernel_version);
 void kconfig_target_facts(struct loader *ld, const char *path);
+void kconfig_target_switches(struct loader *ld, const char *path);
 
 /* kallsyms.c: addresses of typeless ksyms, from a kallsyms file or, when
  * path is NULL, made up (non-zero, distinct). */

@@ -20,6 +20,7 @@
 #include "data/helper_protos.h"
 #include "helpers_internal.h"
 #include "base/uapi.h"
+#include "kver.h"
 
 /* "Explicitly not available" marker in a rule. */
 #define HP_NONE HP__COUNT
@@ -44,7 +45,10 @@ enum avail_cond {
 	C_HAS_RETVAL,		/* cgroup hooks with a settable return value */
 	C_LSM_CGROUP,
 	C_NOT_TCP_CA_RELEASE,	/* tcp_congestion_ops, any member but release */
-	C_NEVER,		/* compiled out or locked down on 6.18 here */
+	C_WRITE_USER,		/* a target known not to be locked down */
+	C_RAW_TP_COOKIE,	/* KVER_RAW_TP_COOKIE */
+	C_BASE_NS_PID_TGID,	/* KVER_BASE_NS_PID_TGID */
+	C_NEVER,		/* compiled out on 6.18 here */
 };
 
 struct avail_rule {
@@ -99,7 +103,7 @@ static const struct avail_rule base_rules[] = {
 	R(strtol, strtol),
 	R(strtoul, strtoul),
 	R(get_current_pid_tgid, get_current_pid_tgid),
-	R(get_ns_current_pid_tgid, get_ns_current_pid_tgid),
+	RC(get_ns_current_pid_tgid, get_ns_current_pid_tgid, C_BASE_NS_PID_TGID),
 
 	RC(spin_lock, spin_lock, C_BPF_CAP),
 	RC(spin_unlock, spin_unlock, C_BPF_CAP),
@@ -497,13 +501,16 @@ LAYER(lirc, false);
 /*
  * bpf_tracing_func_proto. In 6.18 nearly all of 6.12's entries live in the
  * base set (CAP_PERFMON tier); what stays is what a program type without
- * CAP_PERFMON (syscall) still gets here. probe_write_user is refused on
- * this 6.18 kernel for every type (it is behind a lockdown check).
+ * CAP_PERFMON (syscall) still gets here. probe_write_user is behind a
+ * lockdown check: refused on the recorded 6.18 kernel (locked down for
+ * integrity), offered by Debian's 6.1 and 6.12 (not locked down).
  */
 static const struct avail_rule tracing_base_rules[] = {
 	RC(probe_read, probe_read_compat, C_ALWAYS),
 	RC(probe_read_str, probe_read_compat_str, C_ALWAYS),
-	RC(probe_write_user, probe_write_user, C_NEVER),
+	RC(probe_write_user, probe_write_user, C_WRITE_USER),
+	/* Tracing's before the base set had it (6.10). */
+	R(get_ns_current_pid_tgid, get_ns_current_pid_tgid),
 	R(get_func_ip, get_func_ip_tracing),
 };
 LAYER(tracing_base, false);
@@ -545,7 +552,7 @@ static const struct avail_rule raw_tp_rules[] = {
 	R(perf_event_output, perf_event_output_raw_tp),
 	R(get_stackid, get_stackid_raw_tp),
 	R(get_stack, get_stack_raw_tp),
-	R(get_attach_cookie, get_attach_cookie_tracing),
+	RC(get_attach_cookie, get_attach_cookie_tracing, C_RAW_TP_COOKIE),
 };
 LAYER(raw_tp, false);
 
@@ -708,7 +715,11 @@ static bool cond_holds(const struct helper_query *q, enum avail_cond c)
 	case C_TRAMPOLINE_OR_TP_BTF:
 		return has_trampoline(q) ||
 		       (q->prog_type == BPF_PROG_TYPE_TRACING &&
-			eat == BPF_TRACE_RAW_TP);
+			eat == BPF_TRACE_RAW_TP && kver_has(q->kver, KVER_RAW_TP_COOKIE));
+	case C_RAW_TP_COOKIE:
+		return kver_has(q->kver, KVER_RAW_TP_COOKIE);
+	case C_BASE_NS_PID_TGID:
+		return kver_has(q->kver, KVER_BASE_NS_PID_TGID);
 	case C_CONNECT_INET:
 		return eat == BPF_CGROUP_INET4_CONNECT ||
 		       eat == BPF_CGROUP_INET6_CONNECT;
@@ -722,6 +733,8 @@ static bool cond_holds(const struct helper_query *q, enum avail_cond c)
 		return eat == BPF_LSM_CGROUP;
 	case C_NOT_TCP_CA_RELEASE:
 		return q->struct_ops_moff != TCP_CA_RELEASE_MOFF;
+	case C_WRITE_USER:
+		return q->write_user;
 	case C_NEVER:
 		return false;
 	}

@@ -19,6 +19,8 @@ struct helper_query {
 	bool sleepable;			/* BPF_F_SLEEPABLE */
 	bool bpf_capable;		/* CAP_BPF (or CAP_SYS_ADMIN) */
 	bool perfmon;			/* CAP_PERFMON (or CAP_SYS_ADMIN) */
+	bool write_user;		/* the target is not locked down */
+	uint32_t kver;			/* the target's version (kver.h), 0 newest */
 	/*
 	 * struct_ops only: the struct being implemented ("tcp_congestion_ops")
 	 * and the member's byte offset; NULL when unknown (the base set).

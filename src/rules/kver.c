@@ -30,6 +30,33 @@ static const struct {
 	[KVER_EXACT_LOOP_CHECK] = { KV(6, 7, 0), "infinite loops by exact states (6.7)" },
 	[KVER_MOV32_IDS] = { KV(6, 8, 0), "32-bit moves keep scalar ids (6.8)" },
 	[KVER_ZERO_SIZE_MSG] = { KV(6, 2, 0), "zero-sized helper reads by the size (after 6.1)" },
+	/* Pointer trust. */
+	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
+	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },
+	[KVER_UNION_WALK_UNTRUSTED] = { KV(6, 3, 0), "union walks untrusted (6.3)" },
+	[KVER_BTF_ACCESS_GPL_ONLY] = { KV(6, 2, 0), "kernel struct access GPL only (6.2)" },
+	[KVER_MAP_ARG_ANY_MEM] = { KV(6, 2, 0), "map key from any memory (6.2)" },
+	/* Attach checks. */
+	[KVER_FMODRET_TEST_SET] = { KV(6, 2, 0), "fmod_ret test set (6.2)" },
+	[KVER_FMODRET_SOCKET_PROTOCOL] = { KV(6, 6, 0), "fmod_ret update_socket_protocol (6.6)" },
+	/* Helper availability. */
+	[KVER_RAW_TP_COOKIE] = { KV(6, 10, 0), "raw_tp attach cookie (6.10)" },
+	[KVER_BASE_NS_PID_TGID] = { KV(6, 10, 0), "base ns_current_pid_tgid (6.10)" },
+	/* Return values. */
+	[KVER_LSM_RETVAL_RANGE] = { KV(6, 12, 0), "LSM return value ranges (6.12)" },
+	/* Context fields. */
+	[KVER_SOCK_OPS_HWTSTAMP] = { KV(6, 2, 0), "sock_ops skb_hwtstamp (6.2)" },
+	/* Program structure. */
+	[KVER_EXCEPTIONS] = { KV(6, 7, 0), "BPF exceptions (6.7)" },
+	[KVER_STRUCT_OPS_UNSET_QUIET] = { KV(6, 9, 0), "struct_ops without struct refused quietly (6.9)" },
+	[KVER_FOR_EACH_MULTI_MAPS] = { KV(6, 9, 0), "for_each_map_elem over several maps (6.9)" },
+	[KVER_LDIMM64_FUNC] = { KV(6, 4, 0), "ldimm64 of a kernel function (6.4)" },
+	/* Stack. */
+	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },
+	[KVER_STACK_ROUND_16] = { KV(6, 8, 0), "stack frames rounded to 16 (6.8)" },
+	[KVER_PRIV_STACK] = { KV(6, 13, 0), "private stacks (6.13)" },
+	/* Map value fields. */
+	[KVER_KPTR_TAG_NAMES] = { KV(6, 3, 0), "kptr tag names (6.3)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

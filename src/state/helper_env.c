@@ -12,6 +12,9 @@ const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t 
 		.bpf_capable = env->bpf_capable,
 		.perfmon = env->caps.perfmon || env->caps.sys_admin,
 		.iter_target = env->prog->attach_target,
+		/* Unknown counts as locked down, as the recorded 6.18 is. */
+		.write_user = env->prog->obj && env->prog->obj->targ_lockdown < 0,
+		.kver = env->prog->obj ? env->prog->obj->target_kver : 0,
 	};
 
 	return helper_proto_query(&q, id);

@@ -91,6 +91,7 @@ struct finder {
 	const struct btf *btf;
 	uint32_t mask;
 	uint32_t seen;		/* unique kinds met so far */
+	bool old_kptr_tags;	/* the target predates KVER_KPTR_TAG_NAMES */
 };
 
 /* Where a member or variable sits: for decl tags on graph roots. */
@@ -138,12 +139,28 @@ static int kind_by_name(struct finder *f, const struct btf_type *t)
 	return 0;
 }
 
+/* The field kind a kptr type tag names, 0 for an unknown tag. */
+static uint32_t kptr_tag_type(const struct finder *f, const char *name)
+{
+	if (f->old_kptr_tags)
+		return !strcmp(name, "kptr") ? FIELD_KPTR_UNREF :
+		       !strcmp(name, "kptr_ref") ? FIELD_KPTR_REF : 0;
+	if (!strcmp(name, "kptr_untrusted"))
+		return FIELD_KPTR_UNREF;
+	if (!strcmp(name, "kptr"))
+		return FIELD_KPTR_REF;
+	if (!strcmp(name, "percpu_kptr"))
+		return FIELD_KPTR_PERCPU;
+	if (!strcmp(name, "uptr") && (f->mask & FIELD_UPTR))
+		return FIELD_UPTR;
+	return 0;
+}
+
 /* A pointer with one recognised type tag to a struct, or not a field. */
 static int find_kptr(const struct finder *f, const struct btf_type *t, uint32_t off,
 		     struct map_field *out)
 {
 	const struct btf_type *tag;
-	const char *name;
 	uint32_t type, id;
 
 	if (btf_is_volatile(t))
@@ -156,16 +173,8 @@ static int find_kptr(const struct finder *f, const struct btf_type *t, uint32_t 
 	t = btf__type_by_id(f->btf, tag->type);
 	if (t && btf_is_type_tag(t))
 		return -EINVAL;
-	name = type_name(f->btf, tag);
-	if (!strcmp(name, "kptr_untrusted"))
-		type = FIELD_KPTR_UNREF;
-	else if (!strcmp(name, "kptr"))
-		type = FIELD_KPTR_REF;
-	else if (!strcmp(name, "percpu_kptr"))
-		type = FIELD_KPTR_PERCPU;
-	else if (!strcmp(name, "uptr") && (f->mask & FIELD_UPTR))
-		type = FIELD_UPTR;
-	else
+	type = kptr_tag_type(f, type_name(f->btf, tag));
+	if (!type)
 		return -EINVAL;
 	if (!(f->mask & type))
 		return 0;
@@ -411,9 +420,9 @@ static int cmp_off(const void *a, const void *b)
  * Negative errno when the layout is refused.
  */
 static int parse_fields(const struct btf *btf, uint32_t type_id, uint32_t value_size,
-			uint32_t mask, struct map_record *rec)
+			uint32_t mask, bool old_kptr_tags, struct map_record *rec)
 {
-	struct finder f = { btf, mask, 0 };
+	struct finder f = { btf, mask, 0, old_kptr_tags };
 	const struct btf_type *t = btf__type_by_id(btf, type_id);
 	uint32_t next_off = 0;
 	int cnt;
@@ -498,7 +507,7 @@ bool map_btf_refused(const struct btf *btf)
 		if (!found)
 			continue;
 		memset(&rec, 0, sizeof(rec));
-		if (parse_fields(btf, id, t->size, ALLOC_OBJ_MASK, &rec) || !rec.cnt)
+		if (parse_fields(btf, id, t->size, ALLOC_OBJ_MASK, false, &rec) || !rec.cnt)
 			return true;
 	}
 	return false;
@@ -605,12 +614,21 @@ static bool key_value_ok(const struct btf *btf, const struct bpfvet_map *map)
 void map_record_build(const struct btf *btf, const struct bpfvet_map *map,
 		      struct map_record *rec)
 {
+	map_record_build_for(btf, map, 0, rec);
+}
+
+void map_record_build_for(const struct btf *btf, const struct bpfvet_map *map, uint32_t kver,
+			  struct map_record *rec)
+{
+	bool old_tags = !kver_has(kver, KVER_KPTR_TAG_NAMES);
+
 	memset(rec, 0, sizeof(*rec));
 	if (!btf || !map->btf_value_type_id || kernel_refuses_btf(map->type) ||
 	    !key_value_ok(btf, map))
 		return;
 	rec->has_btf = true;
-	if (parse_fields(btf, map->btf_value_type_id, map->value_size, MAP_VALUE_FIELDS, rec)) {
+	if (parse_fields(btf, map->btf_value_type_id, map->value_size, MAP_VALUE_FIELDS, old_tags,
+			 rec)) {
 		/* The kernel keeps the map (and its BTF) but no fields. */
 		memset(rec, 0, sizeof(*rec));
 		rec->has_btf = true;
@@ -631,6 +649,7 @@ void map_record_build(const struct btf *btf, const struct bpfvet_map *map,
 int records_init(struct vet_env *env)
 {
 	const struct btf *btf = env->prog->obj ? env->prog->obj->btf : NULL;
+	uint32_t kver = env->prog->obj ? env->prog->obj->target_kver : 0;
 
 	if (!env->map_cnt)
 		return 0;
@@ -640,7 +659,7 @@ int records_init(struct vet_env *env)
 	if (!env->map_records)
 		return -ENOMEM;
 	for (size_t i = 0; i < env->map_cnt; i++)
-		map_record_build(btf, &env->maps[i], &env->map_records[i]);
+		map_record_build_for(btf, &env->maps[i], kver, &env->map_records[i]);
 	return 0;
 }
 

@@ -71,5 +71,9 @@ bool map_btf_refused(const struct btf *btf);
  * it (NULL when it has none or refused it). */
 void map_record_build(const struct btf *btf, const struct bpfvet_map *map,
 		      struct map_record *rec);
+/* The same for a target of version `kver` (rules/kver.h; 0 the newest),
+ * whose kernel may name the fields' tags otherwise. */
+void map_record_build_for(const struct btf *btf, const struct bpfvet_map *map, uint32_t kver,
+			  struct map_record *rec);
 
 #endif

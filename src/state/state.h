@@ -230,6 +230,10 @@ struct insn_aux {
 	bool loop_inline_seen;
 	bool loop_inline_fit;
 	uint32_t loop_inline_cb;
+	/* The map a map helper call saw first, and whether another came
+	 * later (the kernel's poisoned map pointer). */
+	const struct bpfvet_map *call_map;
+	bool call_map_poisoned;
 };
 
 struct subprog_info {

@@ -264,7 +264,7 @@ static int struct_walk(struct vet_env *env, const struct btf *btf, const struct 
 		}
 		/* Unions of several members make any pointer read through
 		 * them untrusted. */
-		if (btf_is_union(t) && btf_vlen(t) != 1)
+		if (btf_is_union(t) && btf_vlen(t) != 1 && env_has(env, KVER_UNION_WALK_UNTRUSTED))
 			w->flag |= PTR_UNTRUSTED;
 		if ((uint64_t)(uint32_t)off + (uint32_t)size > t->size) {
 			const struct btf_type *e = NULL;
@@ -397,7 +397,28 @@ static uint32_t walked_trust(const struct vet_env *env, const struct reg_state *
 	if (flag & (MEM_PERCPU | MEM_USER))
 		return flag;
 	/* Linux 6.18: any other field of a trusted struct is untrusted
-	 * (observed: trusted task_struct -> mm gives untrusted_ptr_). */
+	 * (observed: trusted task_struct -> mm gives untrusted_ptr_);
+	 * 6.12 gave the plain pointer. */
+	if (!env_has(env, KVER_WALK_UNTRUSTED))
+		return flag & ~(PTR_TRUSTED | MEM_RCU);
+	return PTR_UNTRUSTED;
+}
+
+/* Trust of a pointer loaded from any BTF pointer. */
+static uint32_t walk_trust(const struct vet_env *env, const struct reg_state *reg,
+			   const struct walk *w)
+{
+	/* Before 6.2 there was no trust to follow: the walk's own flags
+	 * (__user, __percpu), and untrusted from an untrusted source. */
+	if (!env_has(env, KVER_PTR_TRUSTED))
+		return (w->flag & ~MEM_RCU) | (reg->type & PTR_UNTRUSTED);
+	if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
+		return walked_trust(env, reg, w);
+	/* Linux 6.18: walking a pointer that is neither trusted nor RCU
+	 * gives an untrusted one (observed on plain ptr_ from iterator
+	 * contexts and helpers); 6.12 kept it plain. */
+	if (!env_has(env, KVER_WALK_UNTRUSTED))
+		return (w->flag & ~(PTR_TRUSTED | MEM_RCU)) | (reg->type & PTR_UNTRUSTED);
 	return PTR_UNTRUSTED;
 }
 
@@ -411,7 +432,7 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 			tname);
 		return -EPERM;
 	}
-	if (!env->gpl && reg->btf == env->targ_btf) {
+	if (!env->gpl && reg->btf == env->targ_btf && env_has(env, KVER_BTF_ACCESS_GPL_ONLY)) {
 		verbose(env, "Cannot access kernel 'struct %s' from non-GPL compatible program\n",
 			tname);
 		return -EINVAL;
@@ -480,13 +501,7 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 		mark_walked_reg(env, value_regno, ret, &w);
 		return 0;
 	}
-	/* Linux 6.18: walking a pointer that is neither trusted nor RCU
-	 * gives an untrusted one (observed on plain ptr_ from iterator
-	 * contexts and helpers; older kernels kept it plain). */
-	if (reg_is_trusted(reg) || (reg->type & MEM_RCU))
-		flag = walked_trust(env, reg, &w);
-	else
-		flag = PTR_UNTRUSTED;
+	flag = walk_trust(env, reg, &w);
 	/* reg may alias the destination: copy what is needed first. */
 	{
 		const void *btf = reg->btf;

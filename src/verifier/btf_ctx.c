@@ -223,6 +223,57 @@ static int check_lsm_target(struct vet_env *env)
 	return 0;
 }
 
+/* The functions of the kernel's fmod_ret sets, each since its version:
+ * fmod_ret may attach to them, and sleepable programs to those marked. */
+static const struct {
+	const char *name;
+	enum kver_feature since;
+	bool sleepable;
+} fmodret_set[] = {
+	{ "bpf_modify_return_test", KVER_FMODRET_TEST_SET, false },
+	{ "bpf_modify_return_test2", KVER_FMODRET_TEST_SET, false },
+	{ "bpf_modify_return_test_tp", KVER_FMODRET_TEST_SET, false },
+	{ "bpf_fentry_test1", KVER_FMODRET_TEST_SET, true },
+	{ "update_socket_protocol", KVER_FMODRET_SOCKET_PROTOCOL, false },
+};
+
+/* Is `name` in an fmod_ret set of the target, and sleepable there if
+ * `sleepable`? */
+static bool in_fmodret_set(const struct vet_env *env, const char *name, bool sleepable)
+{
+	for (size_t i = 0; i < sizeof(fmodret_set) / sizeof(fmodret_set[0]); i++)
+		if (!strcmp(name, fmodret_set[i].name))
+			return env_has(env, fmodret_set[i].since) &&
+			       (!sleepable || fmodret_set[i].sleepable);
+	return false;
+}
+
+/* fentry, fexit and fmod_ret: a sleepable program needs a function
+ * listed for error injection or marked sleepable in the fmod_ret set;
+ * fmod_ret needs the list, the set, or an LSM security_ function. Decided
+ * only where the target's config says it has no error injection list:
+ * with one, bpfvet does not know its entries (they are in the kernel's
+ * binary, not in its BTF), and the program is left to the walk. */
+static int check_tracing_target(struct vet_env *env)
+{
+	const char *name = env->attach.name;
+	bool sleepable = env->prog_flags & BPF_F_SLEEPABLE;
+	int eil = env->prog->obj ? env->prog->obj->targ_error_injection : 0;
+
+	if (eil >= 0)
+		return 0;
+	if (sleepable && !in_fmodret_set(env, name, true)) {
+		verbose(env, "%s is not sleepable\n", name);
+		return -EINVAL;
+	}
+	if (!sleepable && env->expected_attach_type == BPF_MODIFY_RETURN &&
+	    strncmp(name, "security_", strlen("security_")) && !in_fmodret_set(env, name, false)) {
+		verbose(env, "%s() is not modifiable\n", name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int btf_ctx_init(struct vet_env *env)
 {
 	const struct bpfvet_program *prog = env->prog;
@@ -259,7 +310,16 @@ int btf_ctx_init(struct vet_env *env)
 		      func_proto(btf, a->btf_id, &a->name);
 	if (!a->proto_id)
 		return unsupported(env, "attach target of an unexpected BTF kind");
-	return env->prog_type == BPF_PROG_TYPE_LSM ? check_lsm_target(env) : 0;
+	if (env->prog_type == BPF_PROG_TYPE_LSM)
+		return check_lsm_target(env);
+	switch (env->expected_attach_type) {
+	case BPF_TRACE_FENTRY:
+	case BPF_TRACE_FEXIT:
+	case BPF_MODIFY_RETURN:
+		return check_tracing_target(env);
+	default:
+		return 0;
+	}
 }
 
 /* Which argument a ctx offset falls in: arguments take 8 bytes, or their
@@ -283,6 +343,8 @@ static uint32_t ctx_arg_index(const struct btf *btf, const struct btf_type *prot
 
 static bool args_trusted(const struct vet_env *env)
 {
+	if (!env_has(env, KVER_PTR_TRUSTED))
+		return false;
 	if (env->prog_type == BPF_PROG_TYPE_LSM)
 		return !NAME_IN(env->attach.name, untrusted_lsm_hooks);
 	return env->expected_attach_type == BPF_TRACE_RAW_TP ||
@@ -446,6 +508,9 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 	if (pt && (btf_kind(pt) == BTF_KIND_UNKN || btf_is_int(pt)))
 		return 0;
 	if (iter_type) {
+		/* Trust is 6.2's: older kernels gave these plain. */
+		if (!env_has(env, KVER_PTR_TRUSTED))
+			iter_type &= ~PTR_TRUSTED;
 		out->reg_type = iter_type;
 		kbtf_skip_mods(btf, t->type, &out->btf_id);
 		return 0;

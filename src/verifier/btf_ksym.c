@@ -69,6 +69,22 @@ static int find_kernel_sym(const struct vet_env *env, const struct bpfvet_extern
  * address from kallsyms, which has no data symbols on a kernel built
  * without CONFIG_KALLSYMS_ALL.
  */
+/* Before 6.4 a kernel function's BTF id is no LD_IMM64 operand. */
+static int check_ldimm64_func(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct bpfvet_extern *e;
+	int id;
+
+	if (!env->targ_btf || env_has(env, KVER_LDIMM64_FUNC) || insn->imm < 0 ||
+	    (size_t)insn->imm >= env->prog->extern_cnt)
+		return 0;
+	e = &env->prog->externs[insn->imm];
+	if (e->kind != BPFVET_EXTERN_KFUNC || (id = find_kernel_sym(env, e)) <= 0)
+		return 0;
+	verbose(env, "pseudo btf_id %d in ldimm64 isn't KIND_VAR.\n", id);
+	return -EINVAL;
+}
+
 int ksym_check_ldimm64(struct vet_env *env, uint32_t idx)
 {
 	const struct bpfvet_insn *insn = &env->insns[idx];
@@ -76,6 +92,9 @@ int ksym_check_ldimm64(struct vet_env *env, uint32_t idx)
 	const struct bpfvet_extern *e;
 	int id;
 
+	id = check_ldimm64_func(env, insn);
+	if (id)
+		return id;
 	if (!env->targ_btf || !prog->obj || prog->obj->targ_data_syms >= 0 ||
 	    insn->imm < 0 || (size_t)insn->imm >= prog->extern_cnt)
 		return 0;

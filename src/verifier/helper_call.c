@@ -17,6 +17,10 @@ static const uint32_t mem_types[] = {
 	PTR_TO_MAP_VALUE, PTR_TO_MEM, PTR_TO_MEM | MEM_RINGBUF, PTR_TO_BUF,
 	PTR_TO_BTF_ID | PTR_TRUSTED, 0,
 };
+/* Map keys and values before 6.2 (KVER_MAP_ARG_ANY_MEM). */
+static const uint32_t map_key_value_types[] = {
+	PTR_TO_STACK, PTR_TO_PACKET, PTR_TO_PACKET_META, PTR_TO_MAP_KEY, PTR_TO_MAP_VALUE, 0,
+};
 static const uint32_t sock_types[] = {
 	PTR_TO_SOCK_COMMON, PTR_TO_SOCKET, PTR_TO_TCP_SOCK, PTR_TO_XDP_SOCK, 0,
 };
@@ -73,6 +77,17 @@ static const uint32_t *compatible_types(uint32_t arg_type)
 	}
 }
 
+/* compatible_types() for the target: older kernels took less. */
+static const uint32_t *target_compatible_types(const struct vet_env *env, uint32_t arg_type)
+{
+	uint32_t base = base_type(arg_type);
+
+	if ((base == ARG_PTR_TO_MAP_KEY || base == ARG_PTR_TO_MAP_VALUE) &&
+	    !env_has(env, KVER_MAP_ARG_ANY_MEM))
+		return map_key_value_types;
+	return compatible_types(arg_type);
+}
+
 static bool reg_is_null(const struct reg_state *reg)
 {
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
@@ -82,7 +97,7 @@ int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		   const struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	const uint32_t *ok = compatible_types(arg_type);
+	const uint32_t *ok = target_compatible_types(env, arg_type);
 	uint32_t type = reg->type;
 	char tb[64];
 	int i;
@@ -204,6 +219,9 @@ int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 		}
 		return check_mem_region(env, regno, reg->off, size, reg->mem_size, zero_ok);
 	case PTR_TO_STACK:
+		/* Older kernels checked every helper access as a write. */
+		if (!env_has(env, KVER_HELPER_READ_KEEPS_STACK))
+			t = ACCESS_WRITE;
 		return check_stack_range_init(env, regno, reg->off, size, zero_ok, t,
 					      raw, raw_done);
 	case PTR_TO_BTF_ID:

@@ -239,6 +239,25 @@ static bool records_map(int func_id)
 	}
 }
 
+/* Which maps the call instruction saw. Before 6.9 the callback of
+ * bpf_for_each_map_elem took the map recorded there, so a second map is
+ * refused. */
+static int record_call_map(struct vet_env *env, const struct bpfvet_map *map, int func_id)
+{
+	struct insn_aux *aux = &env->aux[env->insn_idx];
+
+	if (!aux->call_map)
+		aux->call_map = map;
+	else if (aux->call_map != map)
+		aux->call_map_poisoned = true;
+	if (func_id == FN_for_each_map_elem && aux->call_map_poisoned &&
+	    !env_has(env, KVER_FOR_EACH_MULTI_MAPS)) {
+		verbose(env, "tail_call abusing map_ptr\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id)
 {
 	if (!records_map(func_id))
@@ -253,7 +272,7 @@ int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_
 		verbose(env, "write into map forbidden\n");
 		return -EACCES;
 	}
-	return 0;
+	return record_call_map(env, map, func_id);
 }
 
 /*

@@ -284,6 +284,26 @@ static int access_mem(struct vet_env *env, uint32_t regno, int off, int size,
 	return err;
 }
 
+/* Context fields that later kernels appended: from `off` on, a context
+ * of an older target ends. */
+static const struct {
+	uint32_t prog_type;
+	int off;
+	enum kver_feature since;
+} newer_ctx_fields[] = {
+	{ BPF_PROG_TYPE_SOCK_OPS, 216, KVER_SOCK_OPS_HWTSTAMP },	/* skb_hwtstamp */
+};
+
+/* Does the target's context have the field at `off`? */
+static bool ctx_field_in_target(const struct vet_env *env, int off)
+{
+	for (size_t i = 0; i < sizeof(newer_ctx_fields) / sizeof(newer_ctx_fields[0]); i++)
+		if (env->prog_type == newer_ctx_fields[i].prog_type &&
+		    off >= newer_ctx_fields[i].off && !env_has(env, newer_ctx_fields[i].since))
+			return false;
+	return true;
+}
+
 static int access_ctx(struct vet_env *env, uint32_t regno, int off, int size,
 		      enum access_type t, int value_regno, bool is_ldsx)
 {
@@ -301,7 +321,8 @@ static int access_ctx(struct vet_env *env, uint32_t regno, int off, int size,
 		return err;
 	if (btf_ctx_applies(env))
 		return check_btf_ctx_access(env, off, size, t, value_regno);
-	if (!ctx_is_valid_access(env, off, size, t == ACCESS_WRITE, &info)) {
+	if (!ctx_field_in_target(env, off) ||
+	    !ctx_is_valid_access(env, off, size, t == ACCESS_WRITE, &info)) {
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}

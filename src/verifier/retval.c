@@ -29,6 +29,9 @@ static struct retval_rule lsm_retval_rule(const struct vet_env *env)
 		return r;
 	if (env->expected_attach_type == BPF_LSM_CGROUP)
 		return btf_attach_returns_void(env) ? rule(1, 1) : rule(0, 1);
+	/* Before 6.12 an LSM program returned any scalar. */
+	if (!env_has(env, KVER_LSM_RETVAL_RANGE))
+		return r;
 	if (btf_lsm_retval_range(env, &r.range))
 		r.check = r.is32 = true;
 	return r;

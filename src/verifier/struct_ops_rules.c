@@ -72,6 +72,13 @@ int struct_ops_check_member(struct vet_env *env)
 	size_t n;
 	int err = 0;
 
+	/* No map implements it: libbpf loads it with attach_btf_id 0. Newer
+	 * kernels refuse that before the verifier speaks, which bpfvet
+	 * leaves to the loader's view. */
+	if (env->prog->st_ops_map < 0 && !env_has(env, KVER_STRUCT_OPS_UNSET_QUIET)) {
+		verbose(env, "attach_btf_id 0 is not a supported struct\n");
+		return -ENOTSUPP_KERNEL;
+	}
 	if (!program_member(env->prog, &type, &member) || !(r = rule_for(type)))
 		return 0;
 	n = core_essential_len(type);
