@@ -15,6 +15,9 @@ static const struct {
 	const char *name;
 } features[KVER__COUNT] = {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
+	/* Messages. Where the recordings only bound a change to (6.12,
+	 * 6.18], it is dated 6.13, the first release after 6.12. */
+	[KVER_MSG_RESOURCE_LEAK] = { KV(6, 13, 0), "one resource-leak check at exits (6.13)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -15,6 +15,15 @@ enum kver_feature {
 	/* Sign-extending loads and moves, signed division and modulo,
 	 * unconditional byte swaps: the instructions of ISA v4. */
 	KVER_ISA_V4,
+
+	/* Messages: how a behaviour the recorded kernels share is worded
+	 * (tests/conformance/kernel-6.1.csv, kernel-6.12.csv). */
+	/* Leaving the program names the resource left held after one
+	 * check of them all, "BPF_EXIT instruction in main prog would lead
+	 * to reference leak"; before, each exit point had its own words:
+	 * "bpf_spin_unlock is missing", the "Unreleased reference" lines
+	 * alone, "BPF_LD_[ABS|IND] cannot be mixed with socket references". */
+	KVER_MSG_RESOURCE_LEAK,
 	KVER__COUNT,
 };
 

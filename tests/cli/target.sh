@@ -79,3 +79,45 @@ PY
 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --btf "$TARGET_BTF" --kernel-version 6.18.44 \
 	-p sdiv32_non_zero_imm_1 -o csv -e prog,verdict >"$TMP/out" 2>"$TMP/err"
 row_is target_6_18_isa_v4 'sdiv32_non_zero_imm_1,success'
+
+# Messages follow the target's version as well (rules/kver.c, the
+# "Messages" entries): with the recorded kernel's profile, bpfvet's first
+# error for each FILE/PROG is the one kernel-VERSION.csv recorded.
+# target_messages NAME VERSION FILE/PROG...
+target_messages() {
+	name=$1 v=$2
+	shift 2
+	rc=0
+	"$BPFVET" "$E" --target "$v" -q >/dev/null 2>"$TMP/err" || rc=$?
+	if [ "$rc" = 2 ]; then
+		skip "$name" "no profile $v in the cache (make profiles): $(head -c 200 "$TMP/err")"
+		return 0
+	fi
+	for p in "$@"; do
+		for d in build/corpus/verifier build/corpus/progs; do
+			[ -f "$d/${p%%/*}" ] && { echo "$d/${p%%/*}"; break; }
+		done
+	done | sort -u >"$TMP/objs"
+	# shellcheck disable=SC2046
+	"$BPFVET" $(cat "$TMP/objs") --target "$v" -o csv -e file_name,prog_name,verdict,error \
+		>"$TMP/got.csv" 2>/dev/null
+	python3 - "tests/conformance/kernel-$v.csv" "$TMP/got.csv" "$name" "$@" <<'PY'
+import csv, sys
+ref = {(r['file'], r['prog']): r for r in csv.DictReader(open(sys.argv[1]))}
+got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
+for p in sys.argv[4:]:
+    key = tuple(p.split('/', 1))
+    want = ref.get(key, {}).get('error', '(not recorded)')
+    have = got.get(key, {}).get('error', '(no row)')
+    name = '%s %s' % (sys.argv[3], p)
+    print(('PASS %s' % name) if want == have else 'FAIL %s: got %r, kernel %r' % (name, have, want))
+PY
+}
+need_corpus target_messages_corpus
+# KVER_MSG_RESOURCE_LEAK: each exit point's own words before 6.13.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_resource_leak" "$v" \
+		verifier_ref_tracking.bpf.o/reference_tracking_leak_potential_reference \
+		verifier_ref_tracking.bpf.o/ld_abs_while_holding_reference \
+		verifier_spin_lock.bpf.o/spin_lock_test6_missing_unlock
+done
