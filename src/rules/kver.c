@@ -18,6 +18,7 @@ static const struct {
 	/* Messages. Where the recordings only bound a change to (6.12,
 	 * 6.18], it is dated 6.13, the first release after 6.12. */
 	[KVER_MSG_RESOURCE_LEAK] = { KV(6, 13, 0), "one resource-leak check at exits (6.13)" },
+	[KVER_MSG_RETVAL_BOUNDS] = { KV(6, 8, 0), "return values told by bounds (6.8)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -24,6 +24,11 @@ enum kver_feature {
 	 * "bpf_spin_unlock is missing", the "Unreleased reference" lines
 	 * alone, "BPF_LD_[ABS|IND] cannot be mixed with socket references". */
 	KVER_MSG_RESOURCE_LEAK,
+	/* A return value out of its range is told by bounds, "has smin=0
+	 * smax=3 should have been in [0, 1]"; before, by tnums, "has value
+	 * (0x0; 0x3) should have been in (0x0; 0x1)", and the async
+	 * callback's exit was "At async callback". */
+	KVER_MSG_RETVAL_BOUNDS,
 	KVER__COUNT,
 };
 

@@ -121,3 +121,12 @@ for v in 6.1 6.12; do
 		verifier_ref_tracking.bpf.o/ld_abs_while_holding_reference \
 		verifier_spin_lock.bpf.o/spin_lock_test6_missing_unlock
 done
+# KVER_MSG_RETVAL_BOUNDS: return values as tnums before 6.8.
+target_messages target_msg_6.1_retval 6.1 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test3 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test7 \
+	verifier_sock_addr.bpf.o/recvmsg4_bad_return_code \
+	timer_failure.bpf.o/test_bad_ret
+target_messages target_msg_6.12_retval 6.12 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test3 \
+	timer_failure.bpf.o/test_bad_ret
