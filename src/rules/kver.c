@@ -15,10 +15,11 @@ static const struct {
 	const char *name;
 } features[KVER__COUNT] = {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
-	/* Messages. Where the recordings only bound a change to (6.12,
-	 * 6.18], it is dated 6.13, the first release after 6.12. */
+	/* Messages. Where the recordings only bound a change, to (6.1, 6.12]
+	 * or (6.12, 6.18], it is dated by the first release of the span. */
 	[KVER_MSG_RESOURCE_LEAK] = { KV(6, 13, 0), "one resource-leak check at exits (6.13)" },
 	[KVER_MSG_RETVAL_BOUNDS] = { KV(6, 8, 0), "return values told by bounds (6.8)" },
+	[KVER_MSG_HELPER_NOT_OFFERED] = { KV(6, 2, 0), "helpers not offered named so (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

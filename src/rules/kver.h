@@ -29,6 +29,9 @@ enum kver_feature {
 	 * (0x0; 0x3) should have been in (0x0; 0x1)", and the async
 	 * callback's exit was "At async callback". */
 	KVER_MSG_RETVAL_BOUNDS,
+	/* A helper the program type does not offer: "program of this type
+	 * cannot use helper NAME#ID"; before, "unknown func NAME#ID". */
+	KVER_MSG_HELPER_NOT_OFFERED,
 	KVER__COUNT,
 };
 

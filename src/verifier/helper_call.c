@@ -623,7 +623,8 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 	}
 	fn = helper_proto_for(env, (uint32_t)func_id);
 	if (!fn) {
-		verbose(env, "program of this type cannot use helper %s#%d\n",
+		verbose(env, "%s %s#%d\n", env_has(env, KVER_MSG_HELPER_NOT_OFFERED) ?
+			"program of this type cannot use helper" : "unknown func",
 			helper_name_or_unknown((uint32_t)func_id), func_id);
 		return -EINVAL;
 	}

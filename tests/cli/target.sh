@@ -130,3 +130,9 @@ target_messages target_msg_6.1_retval 6.1 \
 target_messages target_msg_6.12_retval 6.12 \
 	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test3 \
 	timer_failure.bpf.o/test_bad_ret
+# KVER_MSG_HELPER_NOT_OFFERED: 'unknown func NAME#ID' in 6.1.
+target_messages target_msg_6.1_helper 6.1 \
+	cgroup_getset_retval_hooks.bpf.o/ingress \
+	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
+target_messages target_msg_6.12_helper 6.12 \
+	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
