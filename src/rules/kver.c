@@ -20,6 +20,8 @@ static const struct {
 	[KVER_MSG_RESOURCE_LEAK] = { KV(6, 13, 0), "one resource-leak check at exits (6.13)" },
 	[KVER_MSG_RETVAL_BOUNDS] = { KV(6, 8, 0), "return values told by bounds (6.8)" },
 	[KVER_MSG_HELPER_NOT_OFFERED] = { KV(6, 2, 0), "helpers not offered named so (6.2)" },
+	[KVER_MSG_HELPER_ACCESS_KIND] = { KV(6, 13, 0), "helper stack accesses as reads or writes (6.13)" },
+	[KVER_MSG_VAR_OFF_STACK_OFF] = { KV(6, 2, 0), "off= in variable-offset stack messages (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -32,6 +32,13 @@ enum kver_feature {
 	/* A helper the program type does not offer: "program of this type
 	 * cannot use helper NAME#ID"; before, "unknown func NAME#ID". */
 	KVER_MSG_HELPER_NOT_OFFERED,
+	/* A helper's access to the stack out of bounds is a "read from" or
+	 * "write to" it; before, an "indirect access to" it, and a read of
+	 * what was never written an "invalid indirect read from stack". */
+	KVER_MSG_HELPER_ACCESS_KIND,
+	/* "invalid variable-offset ... stack R2 var_off=(...) off=0 size=8";
+	 * before, without "off=". */
+	KVER_MSG_VAR_OFF_STACK_OFF,
 	KVER__COUNT,
 };
 

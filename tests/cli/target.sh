@@ -136,3 +136,11 @@ target_messages target_msg_6.1_helper 6.1 \
 	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
 target_messages target_msg_6.12_helper 6.12 \
 	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
+# KVER_MSG_HELPER_ACCESS_KIND, KVER_MSG_VAR_OFF_STACK_OFF: a helper's
+# stack access out of bounds was an indirect one; 6.1 has no off=.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_helper_stack" "$v" \
+		verifier_const_or.bpf.o/not_bypass_stack_boundary_checks_1 \
+		verifier_var_off.bpf.o/access_max_out_of_bound \
+		verifier_var_off.bpf.o/variable_offset_stack_access_unbounded
+done
