@@ -39,6 +39,12 @@ enum kver_feature {
 	/* "invalid variable-offset ... stack R2 var_off=(...) off=0 size=8";
 	 * before, without "off=". */
 	KVER_MSG_VAR_OFF_STACK_OFF,
+	/* A misaligned access prints a constant offset as a number, "off
+	 * 0+0+-4"; before, as a tnum, "off (0x0; 0x0)+0+-4". */
+	KVER_MSG_CONST_TNUM_NUMBER,
+	/* "Caller passes invalid args into func#1 ('foo')"; before, the
+	 * subprogram had no name in it. */
+	KVER_MSG_SUBPROG_NAMED,
 	KVER__COUNT,
 };
 

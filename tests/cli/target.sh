@@ -144,3 +144,10 @@ for v in 6.1 6.12; do
 		verifier_var_off.bpf.o/access_max_out_of_bound \
 		verifier_var_off.bpf.o/variable_offset_stack_access_unbounded
 done
+# KVER_MSG_CONST_TNUM_NUMBER, KVER_MSG_SUBPROG_NAMED (6.1).
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_misaligned_subprog" "$v" \
+		verifier_basic_stack.bpf.o/misaligned_read_from_stack \
+		verifier_xadd.bpf.o/xadd_w_check_unaligned_map \
+		test_global_func10.bpf.o/global_func10
+done
