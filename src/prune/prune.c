@@ -138,6 +138,8 @@ static int report_infinite_loop(struct vet_env *env, uint32_t idx, const struct 
 
 	print_line_info(env, idx);
 	verbose(env, "infinite loop detected at insn %u\n", idx);
+	if (!env_has(env, KVER_MSG_LOOP_STATES))
+		return -EINVAL;
 	verbose(env, "cur state:");
 	print_frame(env, cur, cur->frame[cur->curframe], true);
 	verbose(env, "old state:");

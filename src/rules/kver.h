@@ -45,6 +45,9 @@ enum kver_feature {
 	/* "Caller passes invalid args into func#1 ('foo')"; before, the
 	 * subprogram had no name in it. */
 	KVER_MSG_SUBPROG_NAMED,
+	/* "infinite loop detected at insn N" is followed by the current and
+	 * the old state ("cur state: ...", "old state: ..."); before, alone. */
+	KVER_MSG_LOOP_STATES,
 	KVER__COUNT,
 };
 

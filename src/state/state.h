@@ -409,6 +409,15 @@ struct vet_env {
 
 #define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
 
+/* Whether the target kernel's verifier has a behaviour (rules/kver.h):
+ * the version comes from the program's object, unknown (0) for raw
+ * programs, which get the newest rules. Here, under every layer that
+ * walks programs (prune/ as well as verifier/). */
+static inline bool env_has(const struct vet_env *env, enum kver_feature f)
+{
+	return kver_has(env->prog && env->prog->obj ? env->prog->obj->target_kver : 0, f);
+}
+
 static inline struct func_state *cur_frame(const struct vet_env *env)
 {
 	return env->cur->frame[env->cur->curframe];

@@ -13,14 +13,6 @@
 
 #include "prune/prune.h"
 
-/* Whether the target kernel's verifier has a behaviour (rules/kver.h):
- * the version comes from the program's object, unknown (0) for raw
- * programs, which get the newest rules. */
-static inline bool env_has(const struct vet_env *env, enum kver_feature f)
-{
-	return kver_has(env->prog && env->prog->obj ? env->prog->obj->target_kver : 0, f);
-}
-
 /* insn_check.c: opcodes and LD_IMM64 references, before the walk */
 int check_insns(struct vet_env *env);
 

@@ -151,3 +151,7 @@ for v in 6.1 6.12; do
 		verifier_xadd.bpf.o/xadd_w_check_unaligned_map \
 		test_global_func10.bpf.o/global_func10
 done
+# KVER_MSG_LOOP_STATES: 6.1 prints no states after an infinite loop.
+target_messages target_msg_6.1_loop 6.1 \
+	verifier_loops1.bpf.o/infinite_loop_in_two_jumps \
+	verifier_cfg.bpf.o/conditional_loop
