@@ -25,6 +25,7 @@ static const struct {
 	[KVER_MSG_CONST_TNUM_NUMBER] = { KV(6, 2, 0), "constant offsets as numbers (6.2)" },
 	[KVER_MSG_SUBPROG_NAMED] = { KV(6, 2, 0), "subprograms named in messages (6.2)" },
 	[KVER_MSG_LOOP_STATES] = { KV(6, 2, 0), "states printed with an infinite loop (6.2)" },
+	[KVER_MSG_ZERO_SIZE_BOUNDS] = { KV(6, 2, 0), "zero-sized helper reads told by bounds (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

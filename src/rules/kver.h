@@ -48,6 +48,12 @@ enum kver_feature {
 	/* "infinite loop detected at insn N" is followed by the current and
 	 * the old state ("cur state: ...", "old state: ..."); before, alone. */
 	KVER_MSG_LOOP_STATES,
+	/* A helper's size that may be zero where zero is not allowed: "R2
+	 * invalid zero-sized read: u64=[0,4]"; before, the memory was
+	 * checked for zero bytes and its own message said why ("invalid
+	 * zero-sized read", "R1 min value is outside of the allowed memory
+	 * range"). */
+	KVER_MSG_ZERO_SIZE_BOUNDS,
 	KVER__COUNT,
 };
 

@@ -250,6 +250,13 @@ static int check_mem_size_reg(struct vet_env *env, uint32_t regno,
 			regno);
 		return -EACCES;
 	}
+	if (reg->b.umin == 0 && !env_has(env, KVER_MSG_ZERO_SIZE_BOUNDS)) {
+		/* Before: the memory is checked for zero bytes, which says
+		 * why in its own words when they are not allowed. */
+		err = check_helper_mem_access(env, regno - 1, 0, t, zero_ok, false, NULL);
+		if (err)
+			return err;
+	}
 	if (reg->b.umin == 0 && !zero_ok) {
 		verbose(env, "R%u invalid zero-sized read: u64=[%lld,%lld]\n", regno,
 			(long long)reg->b.umin, (long long)reg->b.umax);

@@ -155,3 +155,10 @@ done
 target_messages target_msg_6.1_loop 6.1 \
 	verifier_loops1.bpf.o/infinite_loop_in_two_jumps \
 	verifier_cfg.bpf.o/conditional_loop
+# KVER_MSG_ZERO_SIZE_BOUNDS: 6.1 checks the memory for zero bytes.
+target_messages target_msg_6.1_zero_size 6.1 \
+	verifier_helper_value_access.bpf.o/access_to_map_empty_range \
+	verifier_raw_stack.bpf.o/skb_load_bytes_zero_len \
+	verifier_const.bpf.o/bprm
+target_messages target_msg_6.12_zero_size 6.12 \
+	verifier_helper_value_access.bpf.o/access_to_map_empty_range
