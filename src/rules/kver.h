@@ -54,6 +54,12 @@ enum kver_feature {
 	 * zero-sized read", "R1 min value is outside of the allowed memory
 	 * range"). */
 	KVER_MSG_ZERO_SIZE_BOUNDS,
+	/* The types a helper's argument is listed to take ("R1 type=scalar
+	 * expected=..."): trusted and RCU pointers, any memory for map keys
+	 * and values; before, 6.1's shorter lists, in which ring buffer
+	 * memory was "alloc_mem". Words only: what is accepted is not
+	 * versioned here. */
+	KVER_MSG_ARG_TYPE_LISTS,
 	KVER__COUNT,
 };
 

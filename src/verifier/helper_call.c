@@ -5,6 +5,7 @@
  * and the type of R0 afterwards. The kernel's check_helper_call().
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "rules/rules.h"
@@ -73,6 +74,70 @@ static const uint32_t *compatible_types(uint32_t arg_type)
 	}
 }
 
+/*
+ * The lists 6.1 printed after "expected=", where they differ from those
+ * above (before KVER_MSG_ARG_TYPE_LISTS): no trusted or RCU pointers,
+ * map keys and values from the stack, packets and maps only. Which types
+ * an argument accepts is compatible_types()'s business; these are words.
+ */
+static const uint32_t map_key_value_types_old[] = {
+	PTR_TO_STACK, PTR_TO_PACKET, PTR_TO_PACKET_META, PTR_TO_MAP_KEY, PTR_TO_MAP_VALUE, 0,
+};
+static const uint32_t mem_types_old[] = {
+	PTR_TO_STACK, PTR_TO_PACKET, PTR_TO_PACKET_META, PTR_TO_MAP_KEY,
+	PTR_TO_MAP_VALUE, PTR_TO_MEM, PTR_TO_MEM | MEM_RINGBUF, PTR_TO_BUF, 0,
+};
+static const uint32_t btf_sock_common_types_old[] = {
+	PTR_TO_SOCK_COMMON, PTR_TO_SOCKET, PTR_TO_TCP_SOCK, PTR_TO_XDP_SOCK, PTR_TO_BTF_ID, 0,
+};
+static const uint32_t btf_ptr_types_old[] = { PTR_TO_BTF_ID, 0 };
+static const uint32_t percpu_btf_ptr_types_old[] = { PTR_TO_BTF_ID | MEM_PERCPU, 0 };
+
+static const uint32_t *expected_types(const struct vet_env *env, uint32_t arg_type)
+{
+	if (env_has(env, KVER_MSG_ARG_TYPE_LISTS))
+		return compatible_types(arg_type);
+	switch (base_type(arg_type)) {
+	case ARG_PTR_TO_MAP_KEY:
+	case ARG_PTR_TO_MAP_VALUE:
+		return map_key_value_types_old;
+	case ARG_PTR_TO_MEM: return mem_types_old;
+	case ARG_PTR_TO_BTF_ID_SOCK_COMMON: return btf_sock_common_types_old;
+	case ARG_PTR_TO_BTF_ID: return btf_ptr_types_old;
+	case ARG_PTR_TO_PERCPU_BTF_ID: return percpu_btf_ptr_types_old;
+	case ARG_PTR_TO_SPIN_LOCK:
+	case ARG_KPTR_XCHG_DEST:
+		return map_value_types;
+	default: return compatible_types(arg_type);
+	}
+}
+
+/* A register type as the target names it: before KVER_MSG_ARG_TYPE_LISTS
+ * ring buffer memory was "alloc_mem". */
+static const char *type_name(const struct vet_env *env, char *buf, size_t sz, uint32_t type)
+{
+	char rest[64];
+
+	if (env_has(env, KVER_MSG_ARG_TYPE_LISTS) || !(type & MEM_RINGBUF))
+		return reg_type_str(buf, sz, type);
+	reg_type_str(rest, sizeof(rest), type & ~(MEM_RINGBUF | MEM_RDONLY));
+	snprintf(buf, sz, "%salloc_%s", type & MEM_RDONLY ? "rdonly_" : "", rest);
+	return buf;
+}
+
+static void print_expected(struct vet_env *env, uint32_t regno, uint32_t type,
+			   uint32_t arg_type)
+{
+	const uint32_t *want = expected_types(env, arg_type);
+	char tb[64];
+	int i;
+
+	verbose(env, "R%u type=%s expected=", regno, type_name(env, tb, sizeof(tb), type));
+	for (i = 0; want[i + 1]; i++)
+		verbose(env, "%s, ", type_name(env, tb, sizeof(tb), want[i]));
+	verbose(env, "%s\n", type_name(env, tb, sizeof(tb), want[i]));
+}
+
 static bool reg_is_null(const struct reg_state *reg)
 {
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
@@ -102,11 +167,7 @@ int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		if (type == ok[i])
 			break;
 	if (!ok[i] && !(ok == scalar_types && type == SCALAR_VALUE)) {
-		verbose(env, "R%u type=%s expected=", regno,
-			reg_type_str(tb, sizeof(tb), reg->type));
-		for (i = 0; ok[i + 1]; i++)
-			verbose(env, "%s, ", reg_type_str(tb, sizeof(tb), ok[i]));
-		verbose(env, "%s\n", reg_type_str(tb, sizeof(tb), ok[i]));
+		print_expected(env, regno, reg->type, arg_type);
 		return -EACCES;
 	}
 	if (base_type(reg->type) != PTR_TO_BTF_ID)

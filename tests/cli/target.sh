@@ -162,3 +162,13 @@ target_messages target_msg_6.1_zero_size 6.1 \
 	verifier_const.bpf.o/bprm
 target_messages target_msg_6.12_zero_size 6.12 \
 	verifier_helper_value_access.bpf.o/access_to_map_empty_range
+# KVER_MSG_ARG_TYPE_LISTS: 6.1's shorter "expected=" lists.
+target_messages target_msg_6.1_arg_types 6.1 \
+	verifier_ref_tracking.bpf.o/tracking_release_reference_without_check \
+	verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8 \
+	verifier_sock.bpf.o/sk_1_1_value_1 \
+	test_spin_lock_fail.bpf.o/lock_id_global_zero \
+	test_sk_storage_tracing.bpf.o/inet_csk_accept
+target_messages target_msg_6.12_arg_types 6.12 \
+	verifier_ref_tracking.bpf.o/tracking_release_reference_without_check \
+	verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8
