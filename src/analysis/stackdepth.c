@@ -12,8 +12,12 @@
 
 #define PRIV_STACK_MIN_SIZE 64
 
-static uint32_t rounded_depth(uint32_t depth)
+/* Before KVER_STACK_ROUND_16 each frame counted as at least 1 byte,
+ * rounded up to 32. */
+static uint32_t rounded_depth(const struct vet_env *env, uint32_t depth)
 {
+	if (!env_has(env, KVER_STACK_ROUND_16))
+		return ((depth ? depth : 1) + 31) / 32 * 32;
 	return (depth + 15) / 16 * 16;
 }
 
@@ -63,7 +67,7 @@ static int enter_subprog(struct vet_env *env, struct depth_walk *w, uint32_t idx
 			 bool priv_ok)
 {
 	struct subprog_info *sp = &env->subprogs[idx];
-	uint32_t d = rounded_depth(sp->stack_depth);
+	uint32_t d = rounded_depth(env, sp->stack_depth);
 
 	/* Linux 6.18 (seen, not read): a tail call in a subprogram that a
 	 * callback calls, or in a callback called from another frame, is
@@ -154,7 +158,7 @@ static int walk_from(struct vet_env *env, uint32_t idx, bool priv_ok)
 		if (!w.frame)
 			return 0;
 		if (!env->subprogs[idx].priv_stack)
-			w.depth -= (int)rounded_depth(env->subprogs[idx].stack_depth);
+			w.depth -= (int)rounded_depth(env, env->subprogs[idx].stack_depth);
 		w.frame--;
 		i = w.ret_insn[w.frame];
 		idx = w.ret_prog[w.frame];

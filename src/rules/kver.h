@@ -60,6 +60,10 @@ enum kver_feature {
 	 * memory was "alloc_mem". Words only: what is accepted is not
 	 * versioned here. */
 	KVER_MSG_ARG_TYPE_LISTS,
+	/* The combined stack of a call chain counts each frame rounded up
+	 * to 16 bytes; before, to 32 and at least 32 ("combined stack size
+	 * of 2 calls is 576" where 6.12 says 544). */
+	KVER_STACK_ROUND_16,
 	KVER__COUNT,
 };
 

@@ -172,3 +172,9 @@ target_messages target_msg_6.1_arg_types 6.1 \
 target_messages target_msg_6.12_arg_types 6.12 \
 	verifier_ref_tracking.bpf.o/tracking_release_reference_without_check \
 	verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8
+# KVER_STACK_ROUND_16: 6.1 rounds each frame to 32 bytes.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_stack_round" "$v" \
+		async_stack_depth.bpf.o/pseudo_call_check \
+		test_global_func1.bpf.o/global_func1
+done
