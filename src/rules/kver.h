@@ -64,6 +64,11 @@ enum kver_feature {
 	 * to 16 bytes; before, to 32 and at least 32 ("combined stack size
 	 * of 2 calls is 576" where 6.12 says 544). */
 	KVER_STACK_ROUND_16,
+	/* A subprogram may be called while a bpf_spin_lock is held, and the
+	 * lock must be released by the main frame's exit; before, any call
+	 * under a lock was "function calls are not allowed while holding a
+	 * lock" and every frame's exit "bpf_spin_unlock is missing". */
+	KVER_LOCK_SUBPROG_CALLS,
 	KVER__COUNT,
 };
 

@@ -184,7 +184,8 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
 		return err;
 	if (env->cur->active_locks) {
 		if ((insn->src_reg == 0 && insn->imm != HELPER_SPIN_UNLOCK) ||
-		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL ||
+		    (insn->src_reg == BPF_PSEUDO_CALL && !env_has(env, KVER_LOCK_SUBPROG_CALLS))) {
 			verbose(env, "function calls are not allowed while holding a lock\n");
 			return -EINVAL;
 		}
@@ -314,7 +315,9 @@ static int check_exit_resources_old(struct vet_env *env, bool main_exit)
 	struct vstate *st = env->cur;
 	uint32_t n = st->active_preempt_locks;
 
-	if (main_exit && st->active_locks) {
+	/* Without subprogram calls under a lock, a lock held at any exit
+	 * was taken in that frame. */
+	if ((main_exit || !env_has(env, KVER_LOCK_SUBPROG_CALLS)) && st->active_locks) {
 		verbose(env, "bpf_spin_unlock is missing\n");
 		return -EINVAL;
 	}

@@ -178,3 +178,11 @@ for v in 6.1 6.12; do
 		async_stack_depth.bpf.o/pseudo_call_check \
 		test_global_func1.bpf.o/global_func1
 done
+# KVER_LOCK_SUBPROG_CALLS: 6.1 allows no call under a spin lock, and
+# checks the lock at every frame's exit.
+target_messages target_msg_6.1_lock_calls 6.1 \
+	test_spin_lock_fail.bpf.o/lock_global_subprog_call1 \
+	test_spin_lock.bpf.o/lock_static_subprog_call \
+	verifier_spin_lock.bpf.o/lock_in_subprog_without_unlock
+target_messages target_msg_6.12_lock_calls 6.12 \
+	test_spin_lock_fail.bpf.o/lock_global_subprog_call1
