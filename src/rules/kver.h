@@ -69,6 +69,9 @@ enum kver_feature {
 	 * under a lock was "function calls are not allowed while holding a
 	 * lock" and every frame's exit "bpf_spin_unlock is missing". */
 	KVER_LOCK_SUBPROG_CALLS,
+	/* BPF_ST may store an immediate into the context; before, "BPF_ST
+	 * stores into R1 ctx is not allowed". */
+	KVER_ST_INTO_CTX,
 	KVER__COUNT,
 };
 

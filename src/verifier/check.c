@@ -383,6 +383,10 @@ static int do_store_imm(struct vet_env *env, const struct bpfvet_insn *insn)
 	if (err)
 		return err;
 	dst_type = cur_regs(env)[insn->dst_reg].type;
+	if (dst_type == PTR_TO_CTX && !env_has(env, KVER_ST_INTO_CTX)) {
+		verbose(env, "BPF_ST stores into R%u ctx is not allowed\n", insn->dst_reg);
+		return -EACCES;
+	}
 	err = check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off,
 			       bpf_size_bytes(insn->code), ACCESS_WRITE, -1,
 			       false, false);

@@ -186,3 +186,6 @@ target_messages target_msg_6.1_lock_calls 6.1 \
 	verifier_spin_lock.bpf.o/lock_in_subprog_without_unlock
 target_messages target_msg_6.12_lock_calls 6.12 \
 	test_spin_lock_fail.bpf.o/lock_global_subprog_call1
+# KVER_ST_INTO_CTX: 6.1 refuses BPF_ST into the context.
+target_messages target_msg_6.1_st_ctx 6.1 verifier_unpriv.bpf.o/fill_of_different_pointers_st
+target_messages target_msg_6.12_st_ctx 6.12 verifier_unpriv.bpf.o/fill_of_different_pointers_st
