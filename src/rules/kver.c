@@ -30,6 +30,8 @@ static const struct {
 	[KVER_STACK_ROUND_16] = { KV(6, 2, 0), "frames rounded to 16 bytes in the combined stack (6.2)" },
 	[KVER_LOCK_SUBPROG_CALLS] = { KV(6, 2, 0), "subprogram calls under a spin lock (6.2)" },
 	[KVER_ST_INTO_CTX] = { KV(6, 2, 0), "BPF_ST into the context (6.2)" },
+	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
+	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -56,9 +56,8 @@ enum kver_feature {
 	KVER_MSG_ZERO_SIZE_BOUNDS,
 	/* The types a helper's argument is listed to take ("R1 type=scalar
 	 * expected=..."): trusted and RCU pointers, any memory for map keys
-	 * and values; before, 6.1's shorter lists, in which ring buffer
-	 * memory was "alloc_mem". Words only: what is accepted is not
-	 * versioned here. */
+	 * and values; before, 6.1's shorter lists. Words only: what is
+	 * accepted is not versioned here. */
 	KVER_MSG_ARG_TYPE_LISTS,
 	/* The combined stack of a call chain counts each frame rounded up
 	 * to 16 bytes; before, to 32 and at least 32 ("combined stack size
@@ -72,6 +71,13 @@ enum kver_feature {
 	/* BPF_ST may store an immediate into the context; before, "BPF_ST
 	 * stores into R1 ctx is not allowed". */
 	KVER_ST_INTO_CTX,
+	/* Ring buffer memory is "ringbuf_mem"; before, "alloc_mem". */
+	KVER_MSG_RINGBUF_NAME,
+	/* A released pointer with an offset: "R1 must have zero offset when
+	 * passed to release func or trusted arg to kfunc"; before, the
+	 * generic "dereference of modified alloc_mem ptr R1 off=8
+	 * disallowed". */
+	KVER_MSG_RELEASE_OFF,
 	KVER__COUNT,
 };
 

@@ -5,7 +5,6 @@
  * and the type of R0 afterwards. The kernel's check_helper_call().
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "rules/rules.h"
@@ -112,19 +111,6 @@ static const uint32_t *expected_types(const struct vet_env *env, uint32_t arg_ty
 	}
 }
 
-/* A register type as the target names it: before KVER_MSG_ARG_TYPE_LISTS
- * ring buffer memory was "alloc_mem". */
-static const char *type_name(const struct vet_env *env, char *buf, size_t sz, uint32_t type)
-{
-	char rest[64];
-
-	if (env_has(env, KVER_MSG_ARG_TYPE_LISTS) || !(type & MEM_RINGBUF))
-		return reg_type_str(buf, sz, type);
-	reg_type_str(rest, sizeof(rest), type & ~(MEM_RINGBUF | MEM_RDONLY));
-	snprintf(buf, sz, "%salloc_%s", type & MEM_RDONLY ? "rdonly_" : "", rest);
-	return buf;
-}
-
 static void print_expected(struct vet_env *env, uint32_t regno, uint32_t type,
 			   uint32_t arg_type)
 {
@@ -132,10 +118,10 @@ static void print_expected(struct vet_env *env, uint32_t regno, uint32_t type,
 	char tb[64];
 	int i;
 
-	verbose(env, "R%u type=%s expected=", regno, type_name(env, tb, sizeof(tb), type));
+	verbose(env, "R%u type=%s expected=", regno, reg_type_name(env, tb, sizeof(tb), type));
 	for (i = 0; want[i + 1]; i++)
-		verbose(env, "%s, ", type_name(env, tb, sizeof(tb), want[i]));
-	verbose(env, "%s\n", type_name(env, tb, sizeof(tb), want[i]));
+		verbose(env, "%s, ", reg_type_name(env, tb, sizeof(tb), want[i]));
+	verbose(env, "%s\n", reg_type_name(env, tb, sizeof(tb), want[i]));
 }
 
 static bool reg_is_null(const struct reg_state *reg)
@@ -190,7 +176,7 @@ int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
 	if (arg_type & OBJ_RELEASE) {
 		if (base_type(arg_type) == ARG_PTR_TO_DYNPTR && reg->type == PTR_TO_STACK)
 			return 0;
-		if (reg->off) {
+		if (reg->off && env_has(env, KVER_MSG_RELEASE_OFF)) {
 			verbose(env, "R%u must have zero offset when passed to release func or trusted arg to kfunc\n",
 				regno);
 			return -EINVAL;

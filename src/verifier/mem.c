@@ -177,12 +177,12 @@ int check_ptr_off_reg(struct vet_env *env, const struct reg_state *reg,
 
 	if (reg->off < 0) {
 		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
-			reg_type_str(tb, sizeof(tb), reg->type), regno, reg->off);
+			reg_type_name(env, tb, sizeof(tb), reg->type), regno, reg->off);
 		return -EACCES;
 	}
 	if (!fixed_off_ok && reg->off) {
 		verbose(env, "dereference of modified %s ptr R%u off=%d disallowed\n",
-			reg_type_str(tb, sizeof(tb), reg->type), regno, reg->off);
+			reg_type_name(env, tb, sizeof(tb), reg->type), regno, reg->off);
 		return -EACCES;
 	}
 	if (!tnum_is_const(reg->b.var_off) || reg->b.var_off.value) {

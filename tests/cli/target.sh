@@ -189,3 +189,10 @@ target_messages target_msg_6.12_lock_calls 6.12 \
 # KVER_ST_INTO_CTX: 6.1 refuses BPF_ST into the context.
 target_messages target_msg_6.1_st_ctx 6.1 verifier_unpriv.bpf.o/fill_of_different_pointers_st
 target_messages target_msg_6.12_st_ctx 6.12 verifier_unpriv.bpf.o/fill_of_different_pointers_st
+# KVER_MSG_RINGBUF_NAME, KVER_MSG_RELEASE_OFF: 6.1's alloc_mem.
+target_messages target_msg_6.1_ringbuf 6.1 \
+	verifier_ringbuf.bpf.o/ringbuf_invalid_reservation_offset_1 \
+	verifier_spill_fill.bpf.o/with_invalid_reg_offset_0
+target_messages target_msg_6.12_ringbuf 6.12 \
+	verifier_ringbuf.bpf.o/ringbuf_invalid_reservation_offset_1 \
+	verifier_spill_fill.bpf.o/with_invalid_reg_offset_0
