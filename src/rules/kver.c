@@ -32,6 +32,7 @@ static const struct {
 	[KVER_ST_INTO_CTX] = { KV(6, 2, 0), "BPF_ST into the context (6.2)" },
 	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
 	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
+	[KVER_LAZY_GLOBAL_SUBPROGS] = { KV(6, 2, 0), "global functions verified after main (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

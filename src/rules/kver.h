@@ -78,6 +78,10 @@ enum kver_feature {
 	 * generic "dereference of modified alloc_mem ptr R1 off=8
 	 * disallowed". */
 	KVER_MSG_RELEASE_OFF,
+	/* Global functions are verified after the main program, those it
+	 * calls; before, all of them first ("Validating foo() func#1..."),
+	 * so that their errors came before the main program's. */
+	KVER_LAZY_GLOBAL_SUBPROGS,
 	KVER__COUNT,
 };
 

@@ -194,7 +194,10 @@ static int check_global_subprogs(struct vet_env *env)
 			err = run_pass(env, i);
 			if (err)
 				return err;
-			if (log_enabled(&env->log))
+			if (log_enabled(&env->log) && !env_has(env, KVER_MSG_SUBPROG_NAMED))
+				verbose(env, "Func#%u is safe for any args that match its prototype\n",
+					i);
+			else if (log_enabled(&env->log))
 				verbose(env, "Func#%u ('%s') is safe for any args that match its prototype\n",
 					i, sp->name ? sp->name : "?");
 			sp->verified = true;
@@ -241,9 +244,28 @@ static int run_static_checks(struct vet_env *env)
 	return err;
 }
 
+/* Before KVER_LAZY_GLOBAL_SUBPROGS every global function was verified,
+ * called or not, before the main program. */
+static int check_global_subprogs_first(struct vet_env *env)
+{
+	int err;
+
+	for (uint32_t i = 1; i < env->subprog_cnt; i++)
+		if (env->subprogs[i].is_global)
+			env->subprogs[i].called = true;
+	err = check_global_subprogs(env);
+	end_pass(env);
+	return err;
+}
+
 static int run_walk(struct vet_env *env)
 {
-	int err = run_pass(env, 0);
+	int err = 0;
+
+	if (!env_has(env, KVER_LAZY_GLOBAL_SUBPROGS) && env->prog->func_info_cnt)
+		err = check_global_subprogs_first(env);
+	if (!err)
+		err = run_pass(env, 0);
 
 	if (!err && env->prog->func_info_cnt)
 		err = check_global_subprogs(env);

@@ -196,3 +196,10 @@ target_messages target_msg_6.1_ringbuf 6.1 \
 target_messages target_msg_6.12_ringbuf 6.12 \
 	verifier_ringbuf.bpf.o/ringbuf_invalid_reservation_offset_1 \
 	verifier_spill_fill.bpf.o/with_invalid_reg_offset_0
+# KVER_LAZY_GLOBAL_SUBPROGS: 6.1 verifies every global function first.
+target_messages target_msg_6.1_globals_first 6.1 \
+	test_global_func7.bpf.o/global_func7 \
+	test_global_func14.bpf.o/global_func14
+target_messages target_msg_6.12_globals_first 6.12 \
+	test_global_func7.bpf.o/global_func7 \
+	test_global_func14.bpf.o/global_func14
