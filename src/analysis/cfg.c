@@ -198,8 +198,12 @@ static void mark_jmp(struct vet_env *env, uint32_t i)
 	env->aux[i].jmp_point = true;
 }
 
-static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
-		     int64_t to, int e)
+/* loop_ok: an edge back into the walk's path is a loop, which a capable
+ * program may have; a call's is not before KVER_CALL_CYCLES_IN_CFG (a
+ * callback's reference to its own function is, as recorded for 6.1's
+ * timer tests). */
+static int push_edge_to(struct vet_env *env, struct cfg_walk *w, uint32_t t,
+			int64_t to, int e, bool loop_ok)
 {
 	if (e == FALLTHROUGH && w->state[t] >= (DISCOVERED | FALLTHROUGH))
 		return DONE_EXPLORING;
@@ -223,13 +227,19 @@ static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 		return KEEP_EXPLORING;
 	}
 	if ((w->state[to] & 0xf0) == DISCOVERED) {
-		if (env->bpf_capable)
+		if (loop_ok && env->bpf_capable)
 			return DONE_EXPLORING;
 		verbose(env, "back-edge from insn %u to %lld\n", t, (long long)to);
 		return -EINVAL;
 	}
 	w->state[t] = DISCOVERED | e;
 	return DONE_EXPLORING;
+}
+
+static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
+		     int64_t to, int e)
+{
+	return push_edge_to(env, w, t, to, e, true);
 }
 
 static int visit_call(struct vet_env *env, struct cfg_walk *w, uint32_t t,
@@ -244,8 +254,9 @@ static int visit_call(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 	mark_jmp(env, t + sz);
 	if (visit_callee) {
 		mark_prune(env, t);
-		ret = push_edge(env, w, t, (int64_t)t + env->insns[t].imm + 1,
-				BRANCH);
+		ret = push_edge_to(env, w, t, (int64_t)t + env->insns[t].imm + 1,
+				   BRANCH, env_has(env, KVER_CALL_CYCLES_IN_CFG) ||
+				   is_pseudo_func(&env->insns[t]));
 	}
 	return ret;
 }

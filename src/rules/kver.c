@@ -33,6 +33,7 @@ static const struct {
 	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
 	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
 	[KVER_LAZY_GLOBAL_SUBPROGS] = { KV(6, 2, 0), "global functions verified after main (6.2)" },
+	[KVER_CALL_CYCLES_IN_CFG] = { KV(6, 2, 0), "call cycles left to the walk (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -82,6 +82,11 @@ enum kver_feature {
 	 * calls; before, all of them first ("Validating foo() func#1..."),
 	 * so that their errors came before the main program's. */
 	KVER_LAZY_GLOBAL_SUBPROGS,
+	/* A call back into a function on the walked path (recursion) is
+	 * left to the walk, which bounds the call depth; before, the CFG
+	 * check refused it as "back-edge from insn 7 to 3" even where
+	 * loops were allowed. */
+	KVER_CALL_CYCLES_IN_CFG,
 	KVER__COUNT,
 };
 

@@ -203,3 +203,6 @@ target_messages target_msg_6.1_globals_first 6.1 \
 target_messages target_msg_6.12_globals_first 6.12 \
 	test_global_func7.bpf.o/global_func7 \
 	test_global_func14.bpf.o/global_func14
+# KVER_CALL_CYCLES_IN_CFG: 6.1's CFG check refuses recursion.
+target_messages target_msg_6.1_call_cycle 6.1 verifier_loops1.bpf.o/bounded_recursion
+target_messages target_msg_6.12_call_cycle 6.12 verifier_loops1.bpf.o/bounded_recursion
