@@ -91,7 +91,7 @@ static struct target_profile *load_dir(const char *name, const char *dir)
 	if (p->kernel_version[0] && strncmp(p->kernel_version, "6.18.", 5))
 		fprintf(stderr, "bpfvet: target %s (%s): its BTF, config and symbols apply; "
 			"the verifier's rules are Linux 6.18's but for the version "
-			"table's (ISA v4 so far)\n", name, p->kernel_version);
+			"table's (src/rules/kver.c)\n", name, p->kernel_version);
 	return p;
 nomem:
 	fprintf(stderr, "bpfvet: out of memory\n");
