@@ -13,21 +13,18 @@
 
 #define PRIV_STACK_MIN_SIZE 64
 
-static bool target_has(const struct vet_env *env, enum kver_feature f)
-{
-	return kver_has(env->prog->obj ? env->prog->obj->target_kver : 0, f);
-}
-
+/* Before KVER_STACK_ROUND_16 each frame counted as at least 1 byte,
+ * rounded up to 32. */
 static uint32_t rounded_depth(const struct vet_env *env, uint32_t depth)
 {
-	if (!target_has(env, KVER_STACK_ROUND_16))
+	if (!env_has(env, KVER_STACK_ROUND_16))
 		return ((depth ? depth : 1) + 31) / 32 * 32;
 	return (depth + 15) / 16 * 16;
 }
 
 static bool prog_may_use_priv_stack(const struct vet_env *env)
 {
-	if (!target_has(env, KVER_PRIV_STACK))
+	if (!env_has(env, KVER_PRIV_STACK))
 		return false;
 	for (uint32_t i = 0; i < env->subprog_cnt; i++)
 		if (env->subprogs[i].has_tail_call)

@@ -6,7 +6,9 @@
  *   stack depth 8+0                      (log level bit 4)
  *   processed 9 insns (limit 1000000) max_states_per_insn 0 total_states 1 peak_states 1 mark_read 0
  *
- * the message of a rejection (the last other line), and the notes the
+ * the message of a rejection (the last other line that is not a line of
+ * source: at log level 4 the kernel may print the source line of the
+ * failing instruction after its message), and the notes the
  * kernel writes while it applies CO-RE relocations for us:
  *
  *   CO-RE relocating STRUCT task_struct: found target candidate [123]
@@ -40,6 +42,13 @@ static bool is_stats_line(const char *line, size_t len)
 	return has_prefix(line, len, "verification time ") ||
 	       has_prefix(line, len, "stack depth ") ||
 	       has_prefix(line, len, "processed ");
+}
+
+/* "; r0 = *(u32 *)(r1 + 72) @ file.c:12": the kernel's line info, which
+ * is never a message. */
+static bool is_source_line(const char *line, size_t len)
+{
+	return has_prefix(line, len, "; ");
 }
 
 static bool is_blank(const char *line, size_t len)
@@ -93,7 +102,8 @@ static bool last_message(const char *log, bool skip_core, char *buf, size_t sz,
 		glued = glued_time(line, len);
 		if (glued)
 			len = (size_t)(glued - line);
-		if (is_blank(line, len) || is_stats_line(line, len) || (core && skip_core))
+		if (is_blank(line, len) || is_stats_line(line, len) || is_source_line(line, len) ||
+		    (core && skip_core))
 			continue;
 		if (len >= sz)
 			len = sz - 1;

@@ -22,7 +22,6 @@ static const struct {
 	[KVER_LAZY_GLOBALS] = { KV(6, 8, 0), "global functions verified when called (6.8)" },
 	[KVER_SPILL_TRACKING] = { KV(6, 8, 0), "spilled scalars keep ids and bounds (6.8)" },
 	[KVER_LOCKED_SUBPROG_CALLS] = { KV(6, 9, 0), "static calls under a spin lock (6.9)" },
-	[KVER_EXIT_LEAK_MSGS] = { KV(6, 13, 0), "one exit check for locks and references (6.13)" },
 	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
 	[KVER_CALLBACK_ITERATION] = { KV(6, 7, 0), "callbacks walked until they converge (6.7)" },
 	[KVER_ANY_BACK_EDGE] = { KV(6, 2, 0), "loops closed by any edge (after 6.1)" },
@@ -57,6 +56,19 @@ static const struct {
 	[KVER_PRIV_STACK] = { KV(6, 13, 0), "private stacks (6.13)" },
 	/* Map value fields. */
 	[KVER_KPTR_TAG_NAMES] = { KV(6, 3, 0), "kptr tag names (6.3)" },
+	/* Messages. Where the recordings only bound a change, to (6.1, 6.12]
+	 * or (6.12, 6.18], it is dated by the first release of the span. */
+	[KVER_MSG_RESOURCE_LEAK] = { KV(6, 13, 0), "one resource-leak check at exits (6.13)" },
+	[KVER_MSG_RETVAL_BOUNDS] = { KV(6, 8, 0), "return values told by bounds (6.8)" },
+	[KVER_MSG_HELPER_NOT_OFFERED] = { KV(6, 2, 0), "helpers not offered named so (6.2)" },
+	[KVER_MSG_HELPER_ACCESS_KIND] = { KV(6, 13, 0), "helper stack accesses as reads or writes (6.13)" },
+	[KVER_MSG_VAR_OFF_STACK_OFF] = { KV(6, 2, 0), "off= in variable-offset stack messages (6.2)" },
+	[KVER_MSG_CONST_TNUM_NUMBER] = { KV(6, 2, 0), "constant offsets as numbers (6.2)" },
+	[KVER_MSG_SUBPROG_NAMED] = { KV(6, 2, 0), "subprograms named in messages (6.2)" },
+	[KVER_MSG_ARG_TYPE_LISTS] = { KV(6, 2, 0), "helper argument types listed as now (6.2)" },
+	[KVER_ST_INTO_CTX] = { KV(6, 2, 0), "BPF_ST into the context (6.2)" },
+	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
+	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -38,11 +38,6 @@ enum kver_feature {
 	/* Static subprograms may be called while holding a bpf_spin_lock
 	 * (and return holding it). */
 	KVER_LOCKED_SUBPROG_CALLS,
-	/* The exit of the main program checks locks, references and
-	 * protected regions in one place, "BPF_EXIT instruction in main prog
-	 * cannot be used inside ..."; before, "bpf_spin_unlock is missing".
-	 * The records place it after 6.12. */
-	KVER_EXIT_LEAK_MSGS,
 	/* bpf_map_lookup_elem() of a constant key inside an array returns a
 	 * pointer that is not NULL. */
 	KVER_CONST_KEY_NONNULL,
@@ -142,6 +137,51 @@ enum kver_feature {
 	 * the unreferenced one and "kptr_ref" the referenced; any other tag
 	 * spoils the value's fields. */
 	KVER_KPTR_TAG_NAMES,
+
+	/* Messages: how a behaviour the recorded kernels share is worded
+	 * (tests/conformance/kernel-6.1.csv, kernel-6.12.csv). */
+	/* Leaving the program names the resource left held after one
+	 * check of them all, "BPF_EXIT instruction in main prog would lead
+	 * to reference leak"; before, each exit point had its own words:
+	 * "bpf_spin_unlock is missing", the "Unreleased reference" lines
+	 * alone, "BPF_LD_[ABS|IND] cannot be mixed with socket references". */
+	KVER_MSG_RESOURCE_LEAK,
+	/* A return value out of its range is told by bounds, "has smin=0
+	 * smax=3 should have been in [0, 1]"; before, by tnums, "has value
+	 * (0x0; 0x3) should have been in (0x0; 0x1)", and the async
+	 * callback's exit was "At async callback". */
+	KVER_MSG_RETVAL_BOUNDS,
+	/* A helper the program type does not offer: "program of this type
+	 * cannot use helper NAME#ID"; before, "unknown func NAME#ID". */
+	KVER_MSG_HELPER_NOT_OFFERED,
+	/* A helper's access to the stack out of bounds is a "read from" or
+	 * "write to" it; before, an "indirect access to" it, and a read of
+	 * what was never written an "invalid indirect read from stack". */
+	KVER_MSG_HELPER_ACCESS_KIND,
+	/* "invalid variable-offset ... stack R2 var_off=(...) off=0 size=8";
+	 * before, without "off=". */
+	KVER_MSG_VAR_OFF_STACK_OFF,
+	/* A misaligned access prints a constant offset as a number, "off
+	 * 0+0+-4"; before, as a tnum, "off (0x0; 0x0)+0+-4". */
+	KVER_MSG_CONST_TNUM_NUMBER,
+	/* "Caller passes invalid args into func#1 ('foo')"; before, the
+	 * subprogram had no name in it. */
+	KVER_MSG_SUBPROG_NAMED,
+	/* The types a helper's argument is listed to take ("R1 type=scalar
+	 * expected=..."): trusted and RCU pointers, any memory for map keys
+	 * and values; before, 6.1's shorter lists. Words only: what is
+	 * accepted is not versioned here. */
+	KVER_MSG_ARG_TYPE_LISTS,
+	/* BPF_ST may store an immediate into the context; before, "BPF_ST
+	 * stores into R1 ctx is not allowed". */
+	KVER_ST_INTO_CTX,
+	/* Ring buffer memory is "ringbuf_mem"; before, "alloc_mem". */
+	KVER_MSG_RINGBUF_NAME,
+	/* A released pointer with an offset: "R1 must have zero offset when
+	 * passed to release func or trusted arg to kfunc"; before, the
+	 * generic "dereference of modified alloc_mem ptr R1 off=8
+	 * disallowed". */
+	KVER_MSG_RELEASE_OFF,
 	KVER__COUNT,
 };
 

@@ -51,6 +51,17 @@ const char *reg_type_str(char *buf, size_t sz, uint32_t type)
 	return buf;
 }
 
+const char *reg_type_name(const struct vet_env *env, char *buf, size_t sz, uint32_t type)
+{
+	char rest[64];
+
+	if (env_has(env, KVER_MSG_RINGBUF_NAME) || !(type & MEM_RINGBUF))
+		return reg_type_str(buf, sz, type);
+	reg_type_str(rest, sizeof(rest), type & ~(MEM_RINGBUF | MEM_RDONLY));
+	snprintf(buf, sz, "%salloc_%s", type & MEM_RDONLY ? "rdonly_" : "", rest);
+	return buf;
+}
+
 /* Clears everything that describes the object pointed to. */
 static void reg_clear_identity(struct reg_state *reg)
 {

@@ -470,6 +470,9 @@ int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed)
 
 /* reg.c */
 const char *reg_type_str(char *buf, size_t sz, uint32_t type);
+/* reg_type_str() in the target kernel's words (ring buffer memory was
+ * "alloc_mem" before KVER_MSG_RINGBUF_NAME). */
+const char *reg_type_name(const struct vet_env *env, char *buf, size_t sz, uint32_t type);
 void reg_mark_not_init(struct reg_state *reg);
 void reg_mark_unknown(const struct vet_env *env, struct reg_state *reg);
 void reg_mark_unknown_imprecise(struct reg_state *reg);

@@ -458,7 +458,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	}
 	if (ptr_type & PTR_MAYBE_NULL) {
 		verbose(env, "R%u pointer arithmetic on %s prohibited, null-check it first\n",
-			insn->dst_reg, reg_type_str(tb, sizeof(tb), ptr_type));
+			insn->dst_reg, reg_type_name(env, tb, sizeof(tb), ptr_type));
 		return -EACCES;
 	}
 	/* Read-only untrusted memory (walked from a kernel struct) stays
@@ -470,7 +470,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	}
 	if (!ptr_type_allows_math(ptr_type, known, smin_val, op)) {
 		verbose(env, "R%u pointer arithmetic on %s prohibited\n",
-			insn->dst_reg, reg_type_str(tb, sizeof(tb), ptr_type));
+			insn->dst_reg, reg_type_name(env, tb, sizeof(tb), ptr_type));
 		return -EACCES;
 	}
 	dst->type = ptr_type;

@@ -98,6 +98,10 @@ static int call_global(struct vet_env *env, uint32_t subprog, int arg_err)
 			     "use static function instead\n");
 		return -EINVAL;
 	}
+	if (arg_err && !env_has(env, KVER_MSG_SUBPROG_NAMED)) {
+		verbose(env, "Caller passes invalid args into func#%u\n", subprog);
+		return arg_err;
+	}
 	if (arg_err) {
 		verbose(env, "Caller passes invalid args into func#%u ('%s')\n", subprog,
 			subprog_name(env, subprog));

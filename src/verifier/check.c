@@ -306,6 +306,41 @@ int check_reference_leak(struct vet_env *env, bool exception_exit)
 	return lingering ? -EINVAL : 0;
 }
 
+/*
+ * Before the one resource check (KVER_MSG_RESOURCE_LEAK), BPF_EXIT asked
+ * for each resource in turn, locks first, in words of its own; a leaked
+ * reference said no more than its "Unreleased reference" lines.
+ */
+static int check_exit_resources_old(struct vet_env *env, bool main_exit)
+{
+	struct vstate *st = env->cur;
+	uint32_t n = st->active_preempt_locks;
+
+	/* Without subprogram calls under a lock, a lock held at any exit
+	 * was taken in that frame. */
+	if ((main_exit || !env_has(env, KVER_LOCKED_SUBPROG_CALLS)) && st->active_locks) {
+		verbose(env, "bpf_spin_unlock is missing\n");
+		return -EINVAL;
+	}
+	if (main_exit && st->active_rcu_lock) {
+		verbose(env, "bpf_rcu_read_unlock is missing\n");
+		return -EINVAL;
+	}
+	if (main_exit && n) {
+		verbose(env, "%u bpf_preempt_enable%s\n", n,
+			n > 1 ? "(s) are missing" : " is missing");
+		return -EINVAL;
+	}
+	return check_reference_leak(env, false);
+}
+
+static int check_exit_resources(struct vet_env *env, bool main_exit)
+{
+	if (!env_has(env, KVER_MSG_RESOURCE_LEAK))
+		return check_exit_resources_old(env, main_exit);
+	return check_resource_leak(env, main_exit, "BPF_EXIT instruction in main prog");
+}
+
 enum exit_action { EXIT_CONTINUE, EXIT_PATH_DONE };
 
 static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -319,16 +354,7 @@ static int do_exit(struct vet_env *env, const struct bpfvet_insn *insn,
 		verbose(env, "BPF_EXIT uses reserved fields\n");
 		return -EINVAL;
 	}
-	/* Until the exit checks were merged (after 6.12), an exit holding a
-	 * lock had its own message, and so did a subprogram's until static
-	 * calls under a lock were allowed (6.9). */
-	if (st->active_locks && !env_has(env, KVER_EXIT_LEAK_MSGS) &&
-	    (!st->curframe || !env_has(env, KVER_LOCKED_SUBPROG_CALLS))) {
-		verbose(env, "bpf_spin_unlock is missing\n");
-		return -EINVAL;
-	}
-	err = check_resource_leak(env, st->curframe == 0,
-				  "BPF_EXIT instruction in main prog");
+	err = check_exit_resources(env, st->curframe == 0);
 	if (err)
 		return err;
 	if (st->curframe) {
@@ -358,6 +384,10 @@ static int do_store_imm(struct vet_env *env, const struct bpfvet_insn *insn)
 	if (err)
 		return err;
 	dst_type = cur_regs(env)[insn->dst_reg].type;
+	if (dst_type == PTR_TO_CTX && !env_has(env, KVER_ST_INTO_CTX)) {
+		verbose(env, "BPF_ST stores into R%u ctx is not allowed\n", insn->dst_reg);
+		return -EACCES;
+	}
 	err = check_mem_access(env, env->insn_idx, insn->dst_reg, insn->off,
 			       bpf_size_bytes(insn->code), ACCESS_WRITE, -1,
 			       false, false);

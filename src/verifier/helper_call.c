@@ -88,6 +88,54 @@ static const uint32_t *target_compatible_types(const struct vet_env *env, uint32
 	return compatible_types(arg_type);
 }
 
+/*
+ * The lists 6.1 printed after "expected=", where they differ from those
+ * above (before KVER_MSG_ARG_TYPE_LISTS): no trusted or RCU pointers,
+ * map keys and values from the stack, packets and maps only. Which types
+ * an argument accepts is compatible_types()'s business; these are words.
+ */
+static const uint32_t mem_types_old[] = {
+	PTR_TO_STACK, PTR_TO_PACKET, PTR_TO_PACKET_META, PTR_TO_MAP_KEY,
+	PTR_TO_MAP_VALUE, PTR_TO_MEM, PTR_TO_MEM | MEM_RINGBUF, PTR_TO_BUF, 0,
+};
+static const uint32_t btf_sock_common_types_old[] = {
+	PTR_TO_SOCK_COMMON, PTR_TO_SOCKET, PTR_TO_TCP_SOCK, PTR_TO_XDP_SOCK, PTR_TO_BTF_ID, 0,
+};
+static const uint32_t btf_ptr_types_old[] = { PTR_TO_BTF_ID, 0 };
+static const uint32_t percpu_btf_ptr_types_old[] = { PTR_TO_BTF_ID | MEM_PERCPU, 0 };
+
+static const uint32_t *expected_types(const struct vet_env *env, uint32_t arg_type)
+{
+	if (env_has(env, KVER_MSG_ARG_TYPE_LISTS))
+		return compatible_types(arg_type);
+	switch (base_type(arg_type)) {
+	case ARG_PTR_TO_MAP_KEY:
+	case ARG_PTR_TO_MAP_VALUE:
+		return map_key_value_types;
+	case ARG_PTR_TO_MEM: return mem_types_old;
+	case ARG_PTR_TO_BTF_ID_SOCK_COMMON: return btf_sock_common_types_old;
+	case ARG_PTR_TO_BTF_ID: return btf_ptr_types_old;
+	case ARG_PTR_TO_PERCPU_BTF_ID: return percpu_btf_ptr_types_old;
+	case ARG_PTR_TO_SPIN_LOCK:
+	case ARG_KPTR_XCHG_DEST:
+		return map_value_types;
+	default: return compatible_types(arg_type);
+	}
+}
+
+static void print_expected(struct vet_env *env, uint32_t regno, uint32_t type,
+			   uint32_t arg_type)
+{
+	const uint32_t *want = expected_types(env, arg_type);
+	char tb[64];
+	int i;
+
+	verbose(env, "R%u type=%s expected=", regno, reg_type_name(env, tb, sizeof(tb), type));
+	for (i = 0; want[i + 1]; i++)
+		verbose(env, "%s, ", reg_type_name(env, tb, sizeof(tb), want[i]));
+	verbose(env, "%s\n", reg_type_name(env, tb, sizeof(tb), want[i]));
+}
+
 static bool reg_is_null(const struct reg_state *reg)
 {
 	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
@@ -117,11 +165,7 @@ int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		if (type == ok[i])
 			break;
 	if (!ok[i] && !(ok == scalar_types && type == SCALAR_VALUE)) {
-		verbose(env, "R%u type=%s expected=", regno,
-			reg_type_str(tb, sizeof(tb), reg->type));
-		for (i = 0; ok[i + 1]; i++)
-			verbose(env, "%s, ", reg_type_str(tb, sizeof(tb), ok[i]));
-		verbose(env, "%s\n", reg_type_str(tb, sizeof(tb), ok[i]));
+		print_expected(env, regno, reg->type, arg_type);
 		return -EACCES;
 	}
 	if (base_type(reg->type) != PTR_TO_BTF_ID)
@@ -144,7 +188,7 @@ int check_func_arg_reg_off(struct vet_env *env, const struct reg_state *reg,
 	if (arg_type & OBJ_RELEASE) {
 		if (base_type(arg_type) == ARG_PTR_TO_DYNPTR && reg->type == PTR_TO_STACK)
 			return 0;
-		if (reg->off) {
+		if (reg->off && env_has(env, KVER_MSG_RELEASE_OFF)) {
 			verbose(env, "R%u must have zero offset when passed to release func or trusted arg to kfunc\n",
 				regno);
 			return -EINVAL;
@@ -651,7 +695,8 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 	}
 	fn = helper_proto_for(env, (uint32_t)func_id);
 	if (!fn) {
-		verbose(env, "program of this type cannot use helper %s#%d\n",
+		verbose(env, "%s %s#%d\n", env_has(env, KVER_MSG_HELPER_NOT_OFFERED) ?
+			"program of this type cannot use helper" : "unknown func",
 			helper_name_or_unknown((uint32_t)func_id), func_id);
 		return -EINVAL;
 	}

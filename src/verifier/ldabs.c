@@ -12,6 +12,23 @@ static bool may_access_skb(uint32_t prog_type)
 	       prog_type == BPF_PROG_TYPE_SCHED_ACT;
 }
 
+/* A load that fails ends the program at run time: nothing may be held.
+ * Before KVER_MSG_RESOURCE_LEAK, references were checked first and named
+ * as socket references. */
+static int check_ld_abs_resources(struct vet_env *env)
+{
+	int err;
+
+	if (env_has(env, KVER_MSG_RESOURCE_LEAK))
+		return check_resource_leak(env, true, "BPF_LD_[ABS|IND]");
+	err = check_reference_leak(env, false);
+	if (err) {
+		verbose(env, "BPF_LD_[ABS|IND] cannot be mixed with socket references\n");
+		return err;
+	}
+	return check_resource_leak(env, true, "BPF_LD_[ABS|IND]");
+}
+
 int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	struct reg_state *regs = cur_regs(env);
@@ -30,7 +47,7 @@ int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
 	err = check_reg_arg(env, BPF_REG_6, SRC_OP);
 	if (err)
 		return err;
-	err = check_resource_leak(env, true, "BPF_LD_[ABS|IND]");
+	err = check_ld_abs_resources(env);
 	if (err)
 		return err;
 	if (regs[BPF_REG_6].type != PTR_TO_CTX) {

@@ -48,7 +48,10 @@ static int check_alignment(struct vet_env *env, const struct reg_state *reg,
 	reg_off = tnum_add(reg->b.var_off, tnum_const((uint64_t)(int64_t)(ip_align + reg->off + off)));
 	if (tnum_is_aligned(reg_off, (uint64_t)size))
 		return 0;
-	tnum_str(tn, sizeof(tn), reg->b.var_off);
+	if (env_has(env, KVER_MSG_CONST_TNUM_NUMBER))
+		tnum_str(tn, sizeof(tn), reg->b.var_off);
+	else
+		tnum_print(tn, sizeof(tn), reg->b.var_off);
 	if (ip_align)
 		verbose(env, "misaligned packet access off %d+%s+%d+%d size %d\n",
 			ip_align, tn, reg->off, off, size);
@@ -174,12 +177,12 @@ int check_ptr_off_reg(struct vet_env *env, const struct reg_state *reg,
 
 	if (reg->off < 0) {
 		verbose(env, "negative offset %s ptr R%u off=%d disallowed\n",
-			reg_type_str(tb, sizeof(tb), reg->type), regno, reg->off);
+			reg_type_name(env, tb, sizeof(tb), reg->type), regno, reg->off);
 		return -EACCES;
 	}
 	if (!fixed_off_ok && reg->off) {
 		verbose(env, "dereference of modified %s ptr R%u off=%d disallowed\n",
-			reg_type_str(tb, sizeof(tb), reg->type), regno, reg->off);
+			reg_type_name(env, tb, sizeof(tb), reg->type), regno, reg->off);
 		return -EACCES;
 	}
 	if (!tnum_is_const(reg->b.var_off) || reg->b.var_off.value) {

@@ -96,12 +96,36 @@ static struct retval_rule prog_retval_rule(const struct vet_env *env)
 	}
 }
 
+/* Before KVER_MSG_RETVAL_BOUNDS: the value and the range as tnums, the
+ * range as the smallest tnum that holds it. */
+static void print_invalid_tnum(struct vet_env *env, const struct reg_state *reg,
+			       struct retval_range range, const char *ctx,
+			       const char *reg_name)
+{
+	char tn[48];
+
+	verbose(env, "%s the register %s ", ctx, reg_name);
+	if (tnum_is_unknown(reg->b.var_off)) {
+		verbose(env, "has unknown scalar value");
+	} else {
+		tnum_print(tn, sizeof(tn), reg->b.var_off);
+		verbose(env, "has value %s", tn);
+	}
+	tnum_print(tn, sizeof(tn), tnum_range((uint64_t)(int64_t)range.minval,
+					      (uint64_t)(int64_t)range.maxval));
+	verbose(env, " should have been in %s\n", tn);
+}
+
 void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
 				 struct retval_range range, const char *ctx,
 				 const char *reg_name)
 {
 	bool unknown = true;
 
+	if (!env_has(env, KVER_MSG_RETVAL_BOUNDS)) {
+		print_invalid_tnum(env, reg, range, ctx, reg_name);
+		return;
+	}
 	verbose(env, "%s the register %s has", ctx, reg_name);
 	if (reg->b.smin > INT64_MIN) {
 		verbose(env, " smin=%lld", (long long)reg->b.smin);
@@ -174,7 +198,8 @@ int check_return_code(struct vet_env *env, int regno, const char *reg_name)
 	}
 	if (frame->in_async_callback_fn)
 		return enforce_retval(env, regno, (struct retval_range){ 0, 0 }, false,
-				      "At async callback return", reg_name);
+				      env_has(env, KVER_MSG_RETVAL_BOUNDS) ?
+				      "At async callback return" : "At async callback", reg_name);
 	if (is_subprog && !frame->in_exception_callback_fn) {
 		if (reg->type != SCALAR_VALUE) {
 			verbose(env, "At subprogram exit the register R%d is not a scalar value (%s)\n",

@@ -155,12 +155,40 @@ int stack_grow(struct vet_env *env, struct func_state *f, int size)
 	return 0;
 }
 
-int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
-		       enum access_type t)
+/* How a message names an access to the stack made by an instruction. */
+static const char *direct_access_words(enum access_type t)
+{
+	return t == ACCESS_READ ? " read from" : " write to";
+}
+
+/* A helper's access, which the kernel could not tell read from written
+ * before KVER_MSG_HELPER_ACCESS_KIND. */
+static const char *helper_access_words(const struct vet_env *env, enum access_type t)
+{
+	return env_has(env, KVER_MSG_HELPER_ACCESS_KIND) ? direct_access_words(t) :
+							  " indirect access to";
+}
+
+static void print_var_off_bounds(struct vet_env *env, const char *what, uint32_t regno,
+				 struct tnum var_off, int off, int size)
+{
+	char tn[48];
+
+	tnum_str(tn, sizeof(tn), var_off);
+	if (!env_has(env, KVER_MSG_VAR_OFF_STACK_OFF)) {
+		verbose(env, "invalid variable-offset%s stack R%u var_off=%s size=%d\n",
+			what, regno, tn, size);
+		return;
+	}
+	verbose(env, "invalid variable-offset%s stack R%u var_off=%s off=%d size=%d\n",
+		what, regno, tn, off, size);
+}
+
+static int stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
+			enum access_type t, const char *what)
 {
 	struct reg_state *reg = &cur_regs(env)[regno];
 	struct func_state *f = frame_of(env, reg);
-	const char *what = t == ACCESS_READ ? " read from" : " write to";
 	int64_t min_off, max_off, min_valid;
 	int err = 0;
 
@@ -189,11 +217,7 @@ int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
 			verbose(env, "invalid%s stack R%u off=%d size=%d\n", what,
 				regno, off, size);
 		} else {
-			char tn[48];
-
-			tnum_str(tn, sizeof(tn), reg->b.var_off);
-			verbose(env, "invalid variable-offset%s stack R%u var_off=%s off=%d size=%d\n",
-				what, regno, tn, off, size);
+			print_var_off_bounds(env, what, regno, reg->b.var_off, off, size);
 		}
 		return err;
 	}
@@ -217,6 +241,12 @@ static bool scalar_spillable(const struct vet_env *env, const struct reg_state *
 	if (env_has(env, KVER_SPILL_TRACKING))
 		return true;
 	return !reg_is_null_scalar(reg) && !scalar_is_unbounded(&reg->b);
+}
+
+int check_stack_bounds(struct vet_env *env, uint32_t regno, int off, int size,
+		       enum access_type t)
+{
+	return stack_bounds(env, regno, off, size, t, direct_access_words(t));
 }
 
 static int write_fixed(struct vet_env *env, struct func_state *f, int off,
@@ -476,6 +506,10 @@ static int read_fixed(struct vet_env *env, struct func_state *f, int off, int si
 	return 0;
 }
 
+static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			    bool zero_size_ok, enum access_type t, bool raw,
+			    bool *raw_done, bool by_helper);
+
 int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
 		     int dst_regno)
 {
@@ -499,8 +533,8 @@ int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
 	}
 	if (!var_off)
 		return read_fixed(env, f, off + (int)reg->b.var_off.value, size, dst_regno);
-	err = check_stack_range_init(env, ptr_regno, off, size, false, ACCESS_READ,
-				     false, NULL);
+	err = stack_range_init(env, ptr_regno, off, size, false, ACCESS_READ, false, NULL,
+			       false);
 	if (err)
 		return err;
 	read_into_reg(env, f, (int)(reg->b.smin + off), (int)(reg->b.smax + off + size),
@@ -508,14 +542,21 @@ int check_stack_read(struct vet_env *env, uint32_t ptr_regno, int off, int size,
 	return 0;
 }
 
+/* "invalid%s read from stack": before KVER_MSG_HELPER_ACCESS_KIND a
+ * helper's read was an indirect one. */
+static const char *read_words(const struct vet_env *env, bool by_helper)
+{
+	return by_helper && !env_has(env, KVER_MSG_HELPER_ACCESS_KIND) ? " indirect" : "";
+}
+
 /*
  * Stack memory read (or written, when t == ACCESS_WRITE) indirectly, by a
  * helper or a variable-offset load. Output-only buffers (`raw`) may be
  * uninitialised; *raw_ok receives whether that path was taken.
  */
-int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
-			   bool zero_size_ok, enum access_type t, bool raw,
-			   bool *raw_done)
+static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			    bool zero_size_ok, enum access_type t, bool raw,
+			    bool *raw_done, bool by_helper)
 {
 	struct reg_state *reg = &cur_regs(env)[regno];
 	struct func_state *f = frame_of(env, reg);
@@ -529,7 +570,8 @@ int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int siz
 		verbose(env, "invalid zero-sized read\n");
 		return -EACCES;
 	}
-	err = check_stack_bounds(env, regno, off, size, t);
+	err = stack_bounds(env, regno, off, size, t, by_helper ?
+			   helper_access_words(env, t) : direct_access_words(t));
 	if (err)
 		return err;
 	if (tnum_is_const(reg->b.var_off)) {
@@ -583,12 +625,12 @@ int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int siz
 			goto mark;
 		}
 		if (tnum_is_const(reg->b.var_off)) {
-			verbose(env, "invalid read from stack R%u off %d+%d size %d\n",
-				regno, min_off, i - min_off, size);
+			verbose(env, "invalid%s read from stack R%u off %d+%d size %d\n",
+				read_words(env, by_helper), regno, min_off, i - min_off, size);
 		} else {
 			tnum_str(tn, sizeof(tn), reg->b.var_off);
-			verbose(env, "invalid read from stack R%u var_off %s+%d size %d\n",
-				regno, tn, i - min_off, size);
+			verbose(env, "invalid%s read from stack R%u var_off %s+%d size %d\n",
+				read_words(env, by_helper), regno, tn, i - min_off, size);
 		}
 		return -EACCES;
 mark:
@@ -597,4 +639,11 @@ mark:
 			return err;
 	}
 	return 0;
+}
+
+int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
+			   bool zero_size_ok, enum access_type t, bool raw,
+			   bool *raw_done)
+{
+	return stack_range_init(env, regno, off, size, zero_size_ok, t, raw, raw_done, true);
 }

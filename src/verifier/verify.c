@@ -194,7 +194,10 @@ static int check_global_subprogs(struct vet_env *env)
 			err = run_pass(env, i);
 			if (err)
 				return err;
-			if (log_enabled(&env->log))
+			if (log_enabled(&env->log) && !env_has(env, KVER_MSG_SUBPROG_NAMED))
+				verbose(env, "Func#%u is safe for any args that match its prototype\n",
+					i);
+			else if (log_enabled(&env->log))
 				verbose(env, "Func#%u ('%s') is safe for any args that match its prototype\n",
 					i, sp->name ? sp->name : "?");
 			sp->verified = true;

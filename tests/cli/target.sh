@@ -185,3 +185,130 @@ expect_exit target_matrix_twice 2 "$BPFVET" build/corpus/verifier/verifier_sdiv.
 	--target build/target-6.1 --target "$M"
 grep -qxF "bpfvet: --target with several targets: give them in one --target" "$TMP/err" &&
 	pass target_matrix_twice_msg || fail target_matrix_twice_msg "$(cat "$TMP/err")"
+
+# Messages follow the target's version as well (rules/kver.c, the
+# "Messages" entries): with the recorded kernel's profile, bpfvet's first
+# error for each FILE/PROG is the one kernel-VERSION.csv recorded.
+# target_messages NAME VERSION FILE/PROG...
+target_messages() {
+	name=$1 v=$2
+	shift 2
+	rc=0
+	"$BPFVET" "$E" --target "$v" -q >/dev/null 2>"$TMP/err" || rc=$?
+	if [ "$rc" = 2 ]; then
+		skip "$name" "no profile $v in the cache (make profiles): $(head -c 200 "$TMP/err")"
+		return 0
+	fi
+	for p in "$@"; do
+		for d in build/corpus/verifier build/corpus/progs; do
+			[ -f "$d/${p%%/*}" ] && { echo "$d/${p%%/*}"; break; }
+		done
+	done | sort -u >"$TMP/objs"
+	# shellcheck disable=SC2046
+	"$BPFVET" $(cat "$TMP/objs") --target "$v" -o csv -e file_name,prog_name,verdict,error \
+		>"$TMP/got.csv" 2>/dev/null
+	python3 - "tests/conformance/kernel-$v.csv" "$TMP/got.csv" "$name" "$@" <<'PY'
+import csv, sys
+ref = {(r['file'], r['prog']): r for r in csv.DictReader(open(sys.argv[1]))}
+got = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[2]))}
+for p in sys.argv[4:]:
+    key = tuple(p.split('/', 1))
+    want = ref.get(key, {}).get('error', '(not recorded)')
+    have = got.get(key, {}).get('error', '(no row)')
+    name = '%s %s' % (sys.argv[3], p)
+    print(('PASS %s' % name) if want == have else 'FAIL %s: got %r, kernel %r' % (name, have, want))
+PY
+}
+need_corpus target_messages_corpus
+# KVER_MSG_RESOURCE_LEAK: each exit point's own words before 6.13.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_resource_leak" "$v" \
+		verifier_ref_tracking.bpf.o/reference_tracking_leak_potential_reference \
+		verifier_ref_tracking.bpf.o/ld_abs_while_holding_reference \
+		verifier_spin_lock.bpf.o/spin_lock_test6_missing_unlock
+done
+# KVER_MSG_RETVAL_BOUNDS: return values as tnums before 6.8.
+target_messages target_msg_6.1_retval 6.1 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test3 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test7 \
+	verifier_sock_addr.bpf.o/recvmsg4_bad_return_code \
+	timer_failure.bpf.o/test_bad_ret
+target_messages target_msg_6.12_retval 6.12 \
+	verifier_cgroup_inv_retcode.bpf.o/with_invalid_return_code_test3 \
+	timer_failure.bpf.o/test_bad_ret
+# KVER_MSG_HELPER_NOT_OFFERED: 'unknown func NAME#ID' in 6.1.
+target_messages target_msg_6.1_helper 6.1 \
+	cgroup_getset_retval_hooks.bpf.o/ingress \
+	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
+target_messages target_msg_6.12_helper 6.12 \
+	verifier_helper_restricted.bpf.o/in_bpf_prog_type_kprobe_1
+# KVER_MSG_HELPER_ACCESS_KIND, KVER_MSG_VAR_OFF_STACK_OFF: a helper's
+# stack access out of bounds was an indirect one; 6.1 has no off=.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_helper_stack" "$v" \
+		verifier_const_or.bpf.o/not_bypass_stack_boundary_checks_1 \
+		verifier_var_off.bpf.o/access_max_out_of_bound \
+		verifier_var_off.bpf.o/variable_offset_stack_access_unbounded
+done
+# KVER_MSG_CONST_TNUM_NUMBER, KVER_MSG_SUBPROG_NAMED (6.1).
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_misaligned_subprog" "$v" \
+		verifier_basic_stack.bpf.o/misaligned_read_from_stack \
+		verifier_xadd.bpf.o/xadd_w_check_unaligned_map \
+		test_global_func10.bpf.o/global_func10
+done
+# KVER_EXACT_LOOP_CHECK: 6.1 prints no states after an infinite loop.
+target_messages target_msg_6.1_loop 6.1 \
+	verifier_loops1.bpf.o/infinite_loop_in_two_jumps \
+	verifier_cfg.bpf.o/conditional_loop
+# KVER_ZERO_SIZE_MSG: 6.1 checks the memory for zero bytes.
+target_messages target_msg_6.1_zero_size 6.1 \
+	verifier_helper_value_access.bpf.o/access_to_map_empty_range \
+	verifier_raw_stack.bpf.o/skb_load_bytes_zero_len \
+	verifier_const.bpf.o/bprm
+target_messages target_msg_6.12_zero_size 6.12 \
+	verifier_helper_value_access.bpf.o/access_to_map_empty_range
+# KVER_MSG_ARG_TYPE_LISTS: 6.1's shorter "expected=" lists.
+target_messages target_msg_6.1_arg_types 6.1 \
+	verifier_ref_tracking.bpf.o/tracking_release_reference_without_check \
+	verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8 \
+	verifier_sock.bpf.o/sk_1_1_value_1 \
+	test_spin_lock_fail.bpf.o/lock_id_global_zero \
+	test_sk_storage_tracing.bpf.o/inet_csk_accept
+target_messages target_msg_6.12_arg_types 6.12 \
+	verifier_ref_tracking.bpf.o/tracking_release_reference_without_check \
+	verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8
+# KVER_STACK_ROUND_16: 6.1 rounds each frame to 32 bytes.
+for v in 6.1 6.12; do
+	target_messages "target_msg_${v}_stack_round" "$v" \
+		async_stack_depth.bpf.o/pseudo_call_check \
+		test_global_func1.bpf.o/global_func1
+done
+# KVER_LOCKED_SUBPROG_CALLS: 6.1 allows no call under a spin lock, and
+# checks the lock at every frame's exit.
+target_messages target_msg_6.1_lock_calls 6.1 \
+	test_spin_lock_fail.bpf.o/lock_global_subprog_call1 \
+	test_spin_lock.bpf.o/lock_static_subprog_call \
+	verifier_spin_lock.bpf.o/lock_in_subprog_without_unlock
+target_messages target_msg_6.12_lock_calls 6.12 \
+	test_spin_lock_fail.bpf.o/lock_global_subprog_call1
+# KVER_ST_INTO_CTX: 6.1 refuses BPF_ST into the context.
+target_messages target_msg_6.1_st_ctx 6.1 verifier_unpriv.bpf.o/fill_of_different_pointers_st
+target_messages target_msg_6.12_st_ctx 6.12 verifier_unpriv.bpf.o/fill_of_different_pointers_st
+# KVER_MSG_RINGBUF_NAME, KVER_MSG_RELEASE_OFF: 6.1's alloc_mem.
+target_messages target_msg_6.1_ringbuf 6.1 \
+	verifier_ringbuf.bpf.o/ringbuf_invalid_reservation_offset_1 \
+	verifier_spill_fill.bpf.o/with_invalid_reg_offset_0
+target_messages target_msg_6.12_ringbuf 6.12 \
+	verifier_ringbuf.bpf.o/ringbuf_invalid_reservation_offset_1 \
+	verifier_spill_fill.bpf.o/with_invalid_reg_offset_0
+# KVER_LAZY_GLOBALS: 6.1 verifies every global function first.
+target_messages target_msg_6.1_globals_first 6.1 \
+	test_global_func7.bpf.o/global_func7 \
+	test_global_func14.bpf.o/global_func14
+target_messages target_msg_6.12_globals_first 6.12 \
+	test_global_func7.bpf.o/global_func7 \
+	test_global_func14.bpf.o/global_func14
+# KVER_ANY_BACK_EDGE: 6.1's CFG check refuses recursion.
+target_messages target_msg_6.1_call_cycle 6.1 verifier_loops1.bpf.o/bounded_recursion
+target_messages target_msg_6.12_call_cycle 6.12 verifier_loops1.bpf.o/bounded_recursion

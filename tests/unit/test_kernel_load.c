@@ -535,6 +535,14 @@ static void test_log_parsing(struct test_ctx *t)
 		"stack depth 0\n"
 		"processed 0 insns (limit 1000000) max_states_per_insn 0 total_states 0 "
 		"peak_states 0 mark_read 0\n";
+	/* Level 4: the source line of the failing instruction follows its
+	 * message. */
+	const char *source_last =
+		"invalid bpf_context access off=72 size=4\n"
+		"; asm volatile (\"					\\ @ verifier_lwt.c:179\n"
+		"verification time 380 usec\n"
+		"processed 1 insns (limit 1000000) max_states_per_insn 0 total_states 0 "
+		"peak_states 0 mark_read 0\n";
 	const char *core_only =
 		"CO-RE relocating STRUCT task_struct: found target candidate [140]\n"
 		"prog '': relo #0: <byte_off> [5] struct task_struct.pid (0:1 @ offset 4)\n";
@@ -560,6 +568,8 @@ static void test_log_parsing(struct test_ctx *t)
 	memset(&res, 0, sizeof(res));
 	CHECK(t, kstats_parse(glued, &res));
 	CHECK_INT(t, res.duration_ns, 56000);
+	CHECK(t, kstats_error_line(source_last, line, sizeof(line)));
+	CHECK_STR(t, line, "invalid bpf_context access off=72 size=4");
 	/* CO-RE notes alone are no verifier output, and no complaint. */
 	CHECK(t, !kstats_verifier_ran(core_only));
 	CHECK(t, !kstats_error_line(core_only, line, sizeof(line)));
