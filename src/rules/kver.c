@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The version table. Each entry was settled by the recorded kernels
- * (tests/conformance/kernel-6.1.csv, kernel-6.12.csv): 6.1 rejects the
- * ISA v4 instructions that 6.12 and 6.18 accept.
+ * The version table: each behaviour with the first version that has it
+ * (kver.h says what each is). Which side of 6.1, 6.12 and 6.18 an entry
+ * falls on was settled by the recorded kernels (tests/conformance/
+ * kernel-6.1.csv, kernel-6.12.csv, kernel-6.18.csv); the release within
+ * a span is the kernel's history where known, else the span's first
+ * release, and the name then says "after 6.1" or "after 6.12".
  */
 #include <stddef.h>
 
@@ -14,6 +17,7 @@ static const struct {
 	uint32_t since;
 	const char *name;
 } features[KVER__COUNT] = {
+	/* Instructions, scalars, calls and loops. */
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
 	[KVER_MAY_GOTO] = { KV(6, 9, 0), "may_goto (6.9)" },
 	[KVER_JEQ_INFER_NOT_NULL] = { KV(6, 2, 0), "not NULL when equal to a pointer (6.2)" },
