@@ -100,6 +100,11 @@ bool regsafe(const struct vet_env *env, const struct reg_state *o,
 {
 	if (exact == EXACT)
 		return regs_exact(o, c, m);
+	/* Before 6.4 registers identical in every field matched at once,
+	 * and their ids never entered the map. */
+	if (!env_has(env, KVER_REGSAFE_IDS) && o->type != PTR_TO_STACK && same_value(o, c) &&
+	    o->id == c->id && o->ref_obj_id == c->ref_obj_id)
+		return true;
 	if (o->type == NOT_INIT)
 		return exact == NOT_EXACT || c->type == NOT_INIT;
 	if (o->type != c->type)
@@ -113,8 +118,9 @@ bool regsafe(const struct vet_env *env, const struct reg_state *o,
 	case PTR_TO_BUF:
 	case PTR_TO_TP_BUFFER:
 		return same_object(o, c) && range_within(&o->b, &c->b) &&
-		       tnum_in(o->b.var_off, c->b.var_off) && check_ids(o->id, c->id, m) &&
-		       check_ids(o->ref_obj_id, c->ref_obj_id, m);
+		       tnum_in(o->b.var_off, c->b.var_off) &&
+		       (!env_has(env, KVER_REGSAFE_IDS) ||
+			(check_ids(o->id, c->id, m) && check_ids(o->ref_obj_id, c->ref_obj_id, m)));
 	case PTR_TO_PACKET_META:
 	case PTR_TO_PACKET:
 		if (o->range < 0 || c->range < 0) {
@@ -123,7 +129,10 @@ bool regsafe(const struct vet_env *env, const struct reg_state *o,
 		} else if (o->range > c->range) {
 			return false;
 		}
-		if (o->off != c->off || !check_ids(o->id, c->id, m))
+		if (o->off != c->off)
+			return false;
+		/* Before 6.4 an old pointer without id matched any. */
+		if ((o->id || env_has(env, KVER_REGSAFE_IDS)) && !check_ids(o->id, c->id, m))
 			return false;
 		return range_within(&o->b, &c->b) && tnum_in(o->b.var_off, c->b.var_off);
 	case PTR_TO_STACK:

@@ -62,6 +62,11 @@ enum kver_feature {
 	 * "R%d invalid zero-sized read: u64=[..]"; before, the memory was
 	 * checked for an access of 0 bytes. The records place it after 6.1. */
 	KVER_ZERO_SIZE_MSG,
+	/* Pruning compares the ids of registers in every case; before, a
+	 * register identical to the old one matched without its ids entering
+	 * the map, a map value's id was not compared, and an old packet
+	 * pointer without id matched any. */
+	KVER_REGSAFE_IDS,
 	/* Pointer trust (helper and ctx typing). */
 	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
 	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).

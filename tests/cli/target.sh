@@ -152,6 +152,10 @@ like_record 6.12 target_6_12_pkt_calls verifier_sock.bpf.o invalidate_pkt_pointe
 # ends at the message.
 like_record 6.1 target_6_1_infinite_loop verifier_loops1.bpf.o not_an_inifinite_loop \
 	infinite_loop_in_two_jumps
+# Before 6.4 pruning took a register identical to the old one without
+# mapping its ids: two packet pointers then pass for one.
+like_record 6.1 target_6_1_regsafe_ids verifier_direct_packet_access.bpf.o id_in_regsafe_bad_access
+like_record 6.12 target_6_12_regsafe_ids verifier_direct_packet_access.bpf.o id_in_regsafe_bad_access
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
