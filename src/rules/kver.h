@@ -67,6 +67,9 @@ enum kver_feature {
 	 * the map, a map value's id was not compared, and an old packet
 	 * pointer without id matched any. */
 	KVER_REGSAFE_IDS,
+	/* A scalar plus or minus a constant stays linked to its base
+	 * (r1 = r0; r1 += 4), for branches to narrow both. */
+	KVER_LINKED_ADD_CONST,
 	/* Pointer trust (helper and ctx typing). */
 	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
 	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).

@@ -559,7 +559,9 @@ static void update_add_const_link(struct vet_env *env, const struct bpfvet_insn 
 	int64_t val;
 	int32_t off;
 
-	if (!env->bpf_capable || (op != BPF_ADD && op != BPF_SUB) || !dst->id ||
+	/* Before 6.11 any arithmetic cut a scalar's links. */
+	if (!env->bpf_capable || !env_has(env, KVER_LINKED_ADD_CONST) ||
+	    (op != BPF_ADD && op != BPF_SUB) || !dst->id ||
 	    !src_is_const(src, alu32) ||
 	    (BPF_SRC(insn->code) == BPF_X && insn->src_reg == insn->dst_reg))
 		goto clear;

@@ -156,6 +156,10 @@ like_record 6.1 target_6_1_infinite_loop verifier_loops1.bpf.o not_an_inifinite_
 # mapping its ids: two packet pointers then pass for one.
 like_record 6.1 target_6_1_regsafe_ids verifier_direct_packet_access.bpf.o id_in_regsafe_bad_access
 like_record 6.12 target_6_12_regsafe_ids verifier_direct_packet_access.bpf.o id_in_regsafe_bad_access
+# Before 6.11 r1 = r0 + 4 is not linked to r0: a branch on one leaves the
+# other unbounded.
+like_record 6.1 target_6_1_linked_add_const verifier_iterating_callbacks.bpf.o check_add_const_3regs \
+	check_add_const_3regs_2if check_add_const_regsafe_off
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
