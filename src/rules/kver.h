@@ -70,6 +70,9 @@ enum kver_feature {
 	/* A scalar plus or minus a constant stays linked to its base
 	 * (r1 = r0; r1 += 4), for branches to narrow both. */
 	KVER_LINKED_ADD_CONST,
+	/* BPF_NEG keeps the bounds of its result (r0 = -r0 of 0 is 0); before,
+	 * an unknown scalar. The records place it after 6.12. */
+	KVER_NEG_TRACKING,
 	/* Pointer trust (helper and ctx typing). */
 	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
 	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).

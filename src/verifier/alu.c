@@ -88,7 +88,9 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 		verbose(env, "R%u pointer arithmetic prohibited\n", insn->dst_reg);
 		return -EACCES;
 	}
-	if (dst->type != SCALAR_VALUE) {
+	/* Before 6.13 a negation's result was not tracked. */
+	if (dst->type != SCALAR_VALUE ||
+	    (BPF_OP(insn->code) == BPF_NEG && !env_has(env, KVER_NEG_TRACKING))) {
 		/* Privileged pointer: the result is just a number. */
 		scratch_reg(env, insn->dst_reg);
 		return check_reg_arg(env, insn->dst_reg, DST_OP);

@@ -160,6 +160,9 @@ like_record 6.12 target_6_12_regsafe_ids verifier_direct_packet_access.bpf.o id_
 # other unbounded.
 like_record 6.1 target_6_1_linked_add_const verifier_iterating_callbacks.bpf.o check_add_const_3regs \
 	check_add_const_3regs_2if check_add_const_regsafe_off
+# Before 6.13 r0 = -r0 is an unknown scalar, even of 0.
+like_record 6.1 target_6_1_neg verifier_bounds_deduction.bpf.o deducing_bounds_from_const_10
+like_record 6.12 target_6_12_neg verifier_bounds_deduction.bpf.o deducing_bounds_from_const_10
 # Before 6.8 a spill shares no id with its register, zeros and unbounded
 # scalars do not spill, only a fill of the spill's size keeps it, and a
 # branch narrows no spilled copy. (with_invalid_reg_offset_0 differs in
