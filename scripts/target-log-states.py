@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """bpfvet's level-1 register and stack states against a recorded kernel's.
 
-  target-log-states.py RECORD.xz TARGET [--floor N] [--live] [PROG...]
+  target-log-states.py RECORD.xz TARGET [--floor N] [--no-liveness] [PROG...]
 
 RECORD is a kernel-<ver>-logs.txt.xz of tests/conformance (each program
 headed by "== FILE/PROG", trimmed to its last 200 lines), TARGET a profile
@@ -12,8 +12,9 @@ record ("N: R1=..." at a subprogram's entry, "N: (..) insn ; STATE",
 program (each of bpfvet's matches once). The records' trims cut logs at
 the top, so only the record's lines are counted.
 
-Without --live, the liveness marks (_w, _r, _rw, _D) are taken out of
-the record: bpfvet keeps no such marks.
+With --no-liveness, the liveness marks (_w, _r, _rw, _D) are taken out
+of both sides: bpfvet prints 6.1's "_w" (written since the last
+checkpoint) only.
 
 PROG names (FILE/PROG) must agree in full: one line per disagreement and
 exit 1 otherwise. With none, every program of the record found in
@@ -81,7 +82,7 @@ def compare(key, record_lines, target, drop_liveness):
     run = subprocess.run([os.environ.get('BPFVET', 'build/bpfvet'), path,
                           '--target', target, '-l', '1', '-p', prog],
                          capture_output=True, text=True)
-    mine = collections.Counter(states(run.stdout.split('\n'), False))
+    mine = collections.Counter(states(run.stdout.split('\n'), drop_liveness))
     first, ok = None, 0
     want = states(record_lines, drop_liveness)
     for s in want:
@@ -94,13 +95,13 @@ def compare(key, record_lines, target, drop_liveness):
 
 
 def main(argv):
-    floor, live, names, args = 0, False, [], []
+    floor, drop, names, args = 0, False, [], []
     it = iter(argv[1:])
     for a in it:
         if a == '--floor':
             floor = int(next(it))
-        elif a == '--live':
-            live = True
+        elif a == '--no-liveness':
+            drop = True
         else:
             args.append(a)
     record, target, names = args[0], args[1], args[2:]
@@ -111,7 +112,7 @@ def main(argv):
             print(f'{key}: not in the record')
             bad += 1
             continue
-        r = compare(key, progs[key], target, not live)
+        r = compare(key, progs[key], target, drop)
         if r is None:
             if names:
                 print(f'{key}: not in the corpus')

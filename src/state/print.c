@@ -258,6 +258,13 @@ void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *re
 	verbose(env, ")");
 }
 
+/* 6.1's mark of what was written since the last checkpoint; later
+ * kernels print the states without it. */
+static const char *written_mark(const struct vet_env *env, bool written)
+{
+	return written && !env_has(env, KVER_LOG_STATE_FORMAT) ? "_w" : "";
+}
+
 static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 {
 	const struct stack_slot *slot = &f->stack[spi];
@@ -286,7 +293,8 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 	}
 	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
 	    !env_has(env, KVER_LOG_STATE_FORMAT)) {
-		verbose(env, " fp%d=", (-spi - 1) * BPF_REG_SIZE);
+		verbose(env, " fp%d%s=", (-spi - 1) * BPF_REG_SIZE,
+			written_mark(env, f->written_slots >> spi & 1));
 		print_spill_legacy(env, &slot->spilled_ptr);
 		return;
 	}
@@ -300,7 +308,8 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 		print_reg(env, f->frameno, &slot->spilled_ptr);
 		return;
 	}
-	verbose(env, " fp%d=%s", (-spi - 1) * BPF_REG_SIZE, types);
+	verbose(env, " fp%d%s=%s", (-spi - 1) * BPF_REG_SIZE,
+		written_mark(env, f->written_slots >> spi & 1), types);
 }
 
 static void print_refs(struct vet_env *env, const struct vstate *st)
@@ -327,7 +336,7 @@ void print_frame(struct vet_env *env, const struct vstate *st,
 			continue;
 		if (!all && !(env->scratched_regs & (1u << i)))
 			continue;
-		verbose(env, " R%d=", i);
+		verbose(env, " R%d%s=", i, written_mark(env, f->written_regs >> i & 1));
 		print_reg(env, f->frameno, &f->regs[i]);
 	}
 	for (i = 0; i < f->allocated_stack / BPF_REG_SIZE; i++) {

@@ -5,8 +5,8 @@
 # is compared with bpfvet's by scripts/target-log-states.py: in full for
 # a set of programs with every kind of pointer, stack slots, frames and
 # 32-bit bounds, and as a floor of agreeing lines over the whole record
-# (the rest differ by verifier logic, not by printing). The kernel's
-# liveness marks (_w) are taken out of the record: bpfvet keeps none.
+# (the rest differ by verifier logic, not by printing). 6.1's "_w" marks
+# (written since the last checkpoint) are compared too.
 # 6.18's own format is kernel_logs.sh's.
 . tests/lib.sh
 export BPFVET=build/bpfvet
@@ -27,22 +27,24 @@ verifier_d_path.bpf.o/d_path_reject
 dynptr_fail.bpf.o/dynptr_from_mem_invalid_api
 dynptr_fail.bpf.o/global
 verifier_helper_access_var_len.bpf.o/ptr_to_mem_or_null_8
-verifier_var_off.bpf.o/access_max_out_of_bound
-verifier_iterating_callbacks.bpf.o/unsafe_on_2nd_iter
 verifier_global_subprogs.bpf.o/chained_global_func_calls_bad
 verifier_bounds.bpf.o/shift_of_maybe_negative_number
 verifier_ref_tracking.bpf.o/reference_in_subprog_and_outside
 verifier_ref_tracking.bpf.o/leak_potential_reference_on_stack
-for_each_map_elem_write_key.bpf.o/test_map_key_write
 bpf_iter_bpf_array_map.bpf.o/dump_bpf_array_map
 percpu_alloc_array.bpf.o/test_array_map_2
 verifier_value_illegal_alu.bpf.o/flow_keys_illegal_variable_offset_alu
 verifier_ld_ind.bpf.o/ld_abs_subprog_early_exit
 verifier_or_jmp32_k.bpf.o/or_jmp32_k
 "
-# Agreeing lines over the whole record when this test was written: 9544
-# of 11098 (5443 before 6.1's format was printed).
-FLOOR=9544
+# Agreeing lines over the whole record when this test was written: 9510
+# of 11098 (1512 with 6.1's format but no marks; with the marks taken
+# out of both sides, 9544 now and 5443 before 6.1's format). Not in the
+# set: a scalar plus a stack pointer ("r2 += r10"), whose result 6.1
+# prints without "_w" (it takes the pointer's marks), bpfvet with; and
+# callbacks (bpf_loop, for_each_map_elem), where bpfvet's checkpoints (6.18's) fall elsewhere
+# than 6.1's and so clear the marks elsewhere.
+FLOOR=9510
 
 # out NAME: passes with the summary line when the last run exited 0.
 out() {
