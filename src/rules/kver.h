@@ -193,6 +193,13 @@ enum kver_feature {
 	 * generic "dereference of modified alloc_mem ptr R1 off=8
 	 * disallowed". */
 	KVER_MSG_RELEASE_OFF,
+	/* Register and stack states in the log are compact: "ctx()", no
+	 * default off=0/imm=0, numbers past +-32K in hex, equal bounds
+	 * merged ("smin=smin32=0"), smax32= for s32_max=, spilled registers
+	 * in full, frame numbers on other frames' stack pointers. Before,
+	 * "ctx(off=0,imm=0)", all decimal, each bound by itself, and a
+	 * spilled register only by its type name. */
+	KVER_LOG_STATE_FORMAT,
 	KVER__COUNT,
 };
 

@@ -106,11 +106,134 @@ static void print_ptr_fields(struct vet_env *env, const struct reg_state *reg)
 	}
 }
 
+/*
+ * Before KVER_LOG_STATE_FORMAT (6.1): every number in decimal, each bound
+ * by itself and printed only when it says more than the 64-bit bound of
+ * its kind, pointers always with off= and a constant as imm= in bare hex.
+ */
+static void print_bounds_legacy(struct vet_env *env, const struct bounds *b,
+				bool *first)
+{
+	char tn[48];
+
+	if (b->smin != (int64_t)b->umin && b->smin != INT64_MIN) {
+		field(env, first, "smin=");
+		verbose(env, "%" PRId64, b->smin);
+	}
+	if (b->smax != (int64_t)b->umax && b->smax != INT64_MAX) {
+		field(env, first, "smax=");
+		verbose(env, "%" PRId64, b->smax);
+	}
+	if (b->umin) {
+		field(env, first, "umin=");
+		verbose(env, "%" PRIu64, b->umin);
+	}
+	if (b->umax != UINT64_MAX) {
+		field(env, first, "umax=");
+		verbose(env, "%" PRIu64, b->umax);
+	}
+	if (!tnum_is_unknown(b->var_off)) {
+		tnum_print(tn, sizeof(tn), b->var_off);
+		field(env, first, "var_off=");
+		verbose(env, "%s", tn);
+	}
+	if (b->s32_min != b->smin && b->s32_min != INT32_MIN) {
+		field(env, first, "s32_min=");
+		verbose(env, "%d", b->s32_min);
+	}
+	if (b->s32_max != b->smax && b->s32_max != INT32_MAX) {
+		field(env, first, "s32_max=");
+		verbose(env, "%d", b->s32_max);
+	}
+	/* The 32-bit unsigned bounds printed as signed: 6.1 did so. */
+	if (b->u32_min != b->umin && b->u32_min) {
+		field(env, first, "u32_min=");
+		verbose(env, "%d", (int32_t)b->u32_min);
+	}
+	if (b->u32_max != b->umax && b->u32_max != UINT32_MAX) {
+		field(env, first, "u32_max=");
+		verbose(env, "%d", (int32_t)b->u32_max);
+	}
+}
+
+static void print_ptr_fields_legacy(struct vet_env *env, const struct reg_state *reg)
+{
+	uint32_t t = reg->type;
+	bool first = true;
+
+	if (reg->id & ~BPF_ADD_CONST) {
+		field(env, &first, "id=");
+		verbose(env, "%u", reg->id & ~BPF_ADD_CONST);
+	}
+	if (reg->ref_obj_id) {
+		field(env, &first, "ref_obj_id=");
+		verbose(env, "%u", reg->ref_obj_id);
+	}
+	if (t != SCALAR_VALUE) {
+		field(env, &first, "off=");
+		verbose(env, "%d", reg->off);
+	}
+	if (reg_type_is_pkt(t)) {
+		field(env, &first, "r=");
+		verbose(env, "%d", reg->range);
+	} else if (reg_type_is_map(t) && reg->map_ptr) {
+		field(env, &first, "ks=");
+		verbose(env, "%u,vs=%u", reg->map_ptr->key_size,
+			reg->map_ptr->value_size);
+	}
+	if (tnum_is_const(reg->b.var_off)) {
+		field(env, &first, "imm=");
+		verbose(env, "%" PRIx64, reg->b.var_off.value);
+		return;
+	}
+	print_bounds_legacy(env, &reg->b, &first);
+}
+
+static void print_reg_legacy(struct vet_env *env, const struct reg_state *reg)
+{
+	uint32_t t = reg->type;
+	char tb[64];
+
+	if (t == SCALAR_VALUE && reg->precise)
+		verbose(env, "P");
+	if ((t == SCALAR_VALUE || t == PTR_TO_STACK) && tnum_is_const(reg->b.var_off)) {
+		verbose(env, "%s%" PRId64, t == SCALAR_VALUE ? "" : "fp",
+			(int64_t)(reg->b.var_off.value + (uint64_t)(int64_t)reg->off));
+		return;
+	}
+	verbose(env, "%s", reg_type_name(env, tb, sizeof(tb), t));
+	if (base_type(t) == PTR_TO_BTF_ID)
+		verbose(env, "%s", btf_type_name_of(env, reg->btf, reg->btf_id));
+	verbose(env, "(");
+	print_ptr_fields_legacy(env, reg);
+	verbose(env, ")");
+}
+
+/* A spilled register in a 6.1 slot: its type's name alone, or its value
+ * when it is a constant scalar. */
+static void print_spill_legacy(struct vet_env *env, const struct reg_state *reg)
+{
+	char tb[64];
+
+	if (reg->type != SCALAR_VALUE) {
+		verbose(env, "%s", reg_type_name(env, tb, sizeof(tb), reg->type));
+		return;
+	}
+	if (reg->precise)
+		verbose(env, "P");
+	if (tnum_is_const(reg->b.var_off))
+		verbose(env, "%" PRId64, (int64_t)reg->b.var_off.value);
+}
+
 void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *reg)
 {
 	uint32_t t = reg->type;
 	char tb[64];
 
+	if (!env_has(env, KVER_LOG_STATE_FORMAT)) {
+		print_reg_legacy(env, reg);
+		return;
+	}
 	if (t == SCALAR_VALUE && reg->precise)
 		verbose(env, "P");
 	if (t == SCALAR_VALUE && tnum_is_const(reg->b.var_off)) {
@@ -133,6 +256,13 @@ void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *re
 	verbose(env, "(");
 	print_ptr_fields(env, reg);
 	verbose(env, ")");
+}
+
+/* 6.1's mark of what was written since the last checkpoint; later
+ * kernels print the states without it. */
+static const char *written_mark(const struct vet_env *env, bool written)
+{
+	return written && !env_has(env, KVER_LOG_STATE_FORMAT) ? "_w" : "";
 }
 
 static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
@@ -161,6 +291,13 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 				r->ref_obj_id, iter_state_str(r->iter.state), r->iter.depth);
 		return;
 	}
+	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
+	    !env_has(env, KVER_LOG_STATE_FORMAT)) {
+		verbose(env, " fp%d%s=", (-spi - 1) * BPF_REG_SIZE,
+			written_mark(env, f->written_slots >> spi & 1));
+		print_spill_legacy(env, &slot->spilled_ptr);
+		return;
+	}
 	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL) {
 		/* Bytes above a narrow spill print as their kinds first. */
 		for (j = 0; j < BPF_REG_SIZE; j++)
@@ -171,7 +308,8 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 		print_reg(env, f->frameno, &slot->spilled_ptr);
 		return;
 	}
-	verbose(env, " fp%d=%s", (-spi - 1) * BPF_REG_SIZE, types);
+	verbose(env, " fp%d%s=%s", (-spi - 1) * BPF_REG_SIZE,
+		written_mark(env, f->written_slots >> spi & 1), types);
 }
 
 static void print_refs(struct vet_env *env, const struct vstate *st)
@@ -198,7 +336,7 @@ void print_frame(struct vet_env *env, const struct vstate *st,
 			continue;
 		if (!all && !(env->scratched_regs & (1u << i)))
 			continue;
-		verbose(env, " R%d=", i);
+		verbose(env, " R%d%s=", i, written_mark(env, f->written_regs >> i & 1));
 		print_reg(env, f->frameno, &f->regs[i]);
 	}
 	for (i = 0; i < f->allocated_stack / BPF_REG_SIZE; i++) {

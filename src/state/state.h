@@ -156,6 +156,10 @@ struct func_state {
 	bool in_exception_callback_fn;
 	uint32_t callback_depth;
 	int allocated_stack;	/* bytes, multiple of 8 */
+	/* Registers and whole 8-byte stack slots written since the last
+	 * checkpoint: 6.1 marks them "_w" in its log (REG_LIVE_WRITTEN). */
+	uint16_t written_regs;
+	uint64_t written_slots;
 	struct stack_slot *stack;	/* allocated_stack / 8 slots, [0] = fp-8 */
 };
 

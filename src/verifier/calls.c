@@ -38,6 +38,9 @@ static int set_callee_args(struct vet_env *env, struct func_state *caller,
 	(void)callsite;
 	for (int r = BPF_REG_1; r <= BPF_REG_5; r++)
 		callee->regs[r] = caller->regs[r];
+	/* The arguments carry their write marks into the callee, as 6.1's
+	 * copies of whole registers did. */
+	callee->written_regs = caller->written_regs & 0x3e;
 	return 0;
 }
 
@@ -357,6 +360,9 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 			return err;
 	} else {
 		caller->regs[BPF_REG_0] = callee->regs[BPF_REG_0];
+		/* R0 returns with its write mark, as 6.1 copied it whole. */
+		caller->written_regs = (uint16_t)((caller->written_regs & ~1u) |
+						  (callee->written_regs & 1u));
 	}
 	/* A callback returns to its call to run again; before 6.7 it ran
 	 * once and returned after the call. */

@@ -790,6 +790,7 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		scratch_reg(env, r);
 	}
 	reg_mark_not_init(&regs[BPF_REG_0]);
+	cur_frame(env)->written_regs |= 0x3f;
 	err = set_return_reg(env, fn, &meta);
 	if (err)
 		return err;

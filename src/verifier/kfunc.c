@@ -33,6 +33,7 @@ static void clobber_caller_saved(struct vet_env *env)
 		reg_mark_not_init(&regs[r]);
 		scratch_reg(env, r);
 	}
+	cur_frame(env)->written_regs |= 0x3f;
 }
 
 /* R0 as the prototype's return type says: an int, a read-only pointer to

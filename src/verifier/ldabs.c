@@ -67,6 +67,7 @@ int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
 		scratch_reg(env, r);
 	}
 	reg_mark_unknown(env, &regs[BPF_REG_0]);
+	cur_frame(env)->written_regs |= 0x3f;
 	if (!env->cur->curframe)
 		return 0;
 	/* At run time a failed load returns 0 from the whole subprogram:

@@ -28,6 +28,7 @@ int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t)
 	}
 	if (t == DST_OP)
 		reg_mark_unknown(env, reg);
+	cur_frame(env)->written_regs |= (uint16_t)(1u << regno);
 	return 0;
 }
 

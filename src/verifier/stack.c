@@ -269,8 +269,10 @@ static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 	if (err)
 		return err;
 	scratch_slot(env, spi);
-	if (size == BPF_REG_SIZE)
+	if (size == BPF_REG_SIZE) {
 		stack_live_write(env, f->frameno, 1ull << spi);
+		f->written_slots |= 1ull << spi;
+	}
 	if (reg && !(off % BPF_REG_SIZE) && scalar_spillable(env, reg)) {
 		bool fits = reg_bit_width(reg) <= 8 * size;
 
