@@ -5,6 +5,7 @@
  * "unsupported".
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "verifier.h"
@@ -94,6 +95,20 @@ static int check_throw(struct vet_env *env)
 	return 0;
 }
 
+/* Names the kfunc, so that what is missing can be counted. */
+static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct bpfvet_program *prog = env->prog;
+	char what[160];
+
+	if (prog && insn->imm >= 0 && (size_t)insn->imm < prog->extern_cnt &&
+	    prog->externs[insn->imm].name)
+		snprintf(what, sizeof(what), "kfunc call %s", prog->externs[insn->imm].name);
+	else
+		snprintf(what, sizeof(what), "kfunc call");
+	return unsupported(env, what);
+}
+
 int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t *insn_idx)
 {
 	const struct kfunc_desc *k = kfunc_lookup(env, insn);
@@ -106,7 +121,7 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 		return -EINVAL;
 	}
 	if (!k)
-		return unsupported(env, "kfunc call");
+		return unsupported_kfunc(env, insn);
 	if (k->kind == KFUNC_THROW) {
 		err = check_throw(env);
 		if (!err)
