@@ -64,17 +64,32 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn);
 /* stackdepth.c */
 int check_max_stack_depth(struct vet_env *env);
 
-/* kfunc_table.c: the kfuncs bpfvet models */
-enum kfunc_kind { KFUNC_ITER_NEW, KFUNC_ITER_NEXT, KFUNC_ITER_DESTROY, KFUNC_THROW };
+/* kfunc_table.c: what a kfunc call calls. With a target BTF, any kfunc
+ * of the kernel's id sets (rules/kfunc_sets.h), typed by its prototype in
+ * that BTF; without one, the few whose prototypes bpfvet knows by heart. */
+enum kfunc_kind { KFUNC_PLAIN, KFUNC_ITER_NEW, KFUNC_ITER_NEXT, KFUNC_ITER_DESTROY,
+		  KFUNC_THROW };
 
 struct kfunc_desc {
-	const char *name;
+	const char *name;	/* without the object's ___flavour suffix */
 	enum kfunc_kind kind;
-	enum iter_type iter;
+	uint32_t flags;		/* KF_* */
+	const struct kfunc_set_row *row;	/* NULL: no set has it */
+	const struct btf *btf;	/* the target BTF, NULL for the built-in ones */
+	uint32_t func_id;	/* FUNC in btf */
+	uint32_t proto_id;	/* its FUNC_PROTO */
+	/* Iterator kfuncs: the struct bpf_iter_<kind> (an id in btf, or
+	 * ITER_NUM without one) and how many stack slots it takes. */
+	uint32_t iter_id;
+	int iter_slots;
 	int nargs;
 };
-const struct kfunc_desc *kfunc_lookup(const struct vet_env *env,
-				      const struct bpfvet_insn *insn);
+/* 0, or -ENOENT when the call is not a kfunc bpfvet can type. */
+int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
+		   struct kfunc_desc *out);
+/* What the kernel checks of a kfunc call when it first sees it, before
+ * the walk. */
+int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
 

@@ -104,8 +104,12 @@ int cfg_find_subprogs(struct vet_env *env)
 			verbose(env, "loading/calling other bpf or kernel functions are allowed for CAP_BPF and CAP_SYS_ADMIN\n");
 			return -EPERM;
 		}
-		if (is_kfunc_call(insn))
+		if (is_kfunc_call(insn)) {
+			err = kfunc_check_add(env, insn);
+			if (err)
+				return err;
 			continue;
+		}
 		err = add_subprog(env, (int64_t)i + insn->imm + 1);
 		if (err)
 			return err;

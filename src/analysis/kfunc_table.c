@@ -1,63 +1,166 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The kfuncs bpfvet models, and what a call instruction calls. The kernel
- * knows a kfunc by its BTF id in vmlinux and reads its prototype and flags
- * from there; bpfvet knows the few it models by name, with the prototype
- * written down here, so that they verify without a target BTF. The loader
- * leaves the index of the object's extern in imm. The pre-passes (cfg,
- * liveness, stack depth) and precision tracking ask these questions before
- * or beside the walk, which checks the calls (kfunc.c).
+ * What a kfunc call instruction calls. The kernel knows a kfunc by its BTF
+ * id in vmlinux: its prototype is that FUNC's type, its flags and the
+ * program types that may call it come from the id sets it was registered
+ * in. bpfvet finds the FUNC by the name of the object's extern (the loader
+ * leaves the extern's index in imm) and the flags in rules/kfunc_sets.h.
+ * Without a target BTF only the prototypes written down below are known.
+ * The pre-passes (cfg, liveness, stack depth) and precision tracking ask
+ * these questions before or beside the walk, which checks the calls
+ * (kfunc.c).
  */
+#include <errno.h>
 #include <string.h>
+
+#include <bpf/btf.h>
 
 #include "analysis.h"
 #include "loader/loader.h"
 
-static const struct kfunc_desc kfuncs[] = {
+/* Prototypes known without a target BTF. */
+static const struct kfunc_desc builtin[] = {
 	/* int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) */
-	{ "bpf_iter_num_new", KFUNC_ITER_NEW, ITER_NUM, 3 },
-	/* int *bpf_iter_num_next(struct bpf_iter_num *it), KF_RET_NULL */
-	{ "bpf_iter_num_next", KFUNC_ITER_NEXT, ITER_NUM, 1 },
+	{ .name = "bpf_iter_num_new", .kind = KFUNC_ITER_NEW, .flags = KF_ITER_NEW,
+	  .iter_id = ITER_NUM, .iter_slots = 1, .nargs = 3 },
+	/* int *bpf_iter_num_next(struct bpf_iter_num *it) */
+	{ .name = "bpf_iter_num_next", .kind = KFUNC_ITER_NEXT,
+	  .flags = KF_ITER_NEXT | KF_RET_NULL, .iter_id = ITER_NUM, .iter_slots = 1, .nargs = 1 },
 	/* void bpf_iter_num_destroy(struct bpf_iter_num *it) */
-	{ "bpf_iter_num_destroy", KFUNC_ITER_DESTROY, ITER_NUM, 1 },
+	{ .name = "bpf_iter_num_destroy", .kind = KFUNC_ITER_DESTROY, .flags = KF_ITER_DESTROY,
+	  .iter_id = ITER_NUM, .iter_slots = 1, .nargs = 1 },
 	/* void bpf_throw(u64 cookie): ends the program through the
 	 * exception callback (exccb.c) */
-	{ "bpf_throw", KFUNC_THROW, 0, 1 },
+	{ .name = "bpf_throw", .kind = KFUNC_THROW, .nargs = 1 },
 };
 
-const struct kfunc_desc *kfunc_lookup(const struct vet_env *env, const struct bpfvet_insn *insn)
+/* The extern's name up to its "___flavour" suffix, which libbpf drops
+ * when it resolves the kfunc. */
+static void essential_name(const char *name, char *buf, size_t sz)
+{
+	const char *flavour = strstr(name, "___");
+	size_t n = flavour ? (size_t)(flavour - name) : strlen(name);
+
+	if (n >= sz)
+		n = sz - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+}
+
+static enum kfunc_kind kind_of(const char *name, uint32_t flags)
+{
+	if (flags & KF_ITER_NEW)
+		return KFUNC_ITER_NEW;
+	if (flags & KF_ITER_NEXT)
+		return KFUNC_ITER_NEXT;
+	if (flags & KF_ITER_DESTROY)
+		return KFUNC_ITER_DESTROY;
+	return strcmp(name, "bpf_throw") ? KFUNC_PLAIN : KFUNC_THROW;
+}
+
+/* An iterator kfunc's first parameter points to struct bpf_iter_<kind>;
+ * its size in 8-byte slots is what the iterator takes on the stack. */
+static int describe_iter(const struct btf *btf, const struct btf_type *proto,
+			 struct kfunc_desc *out)
+{
+	const struct btf_param *p = btf_params(proto);
+	const struct btf_type *t;
+	uint32_t id;
+
+	if (!btf_vlen(proto))
+		return -ENOENT;
+	t = kbtf_skip_mods(btf, p[0].type, NULL);
+	if (!t || !btf_is_ptr(t))
+		return -ENOENT;
+	t = kbtf_skip_mods(btf, t->type, &id);
+	if (!t || !btf_is_struct(t) || strncmp(kbtf_name(btf, id), "bpf_iter_", 9) ||
+	    !t->size || t->size % 8)
+		return -ENOENT;
+	out->iter_id = id;
+	out->iter_slots = (int)(t->size / 8);
+	return 0;
+}
+
+static int describe_btf(const struct vet_env *env, const char *name, struct kfunc_desc *out)
+{
+	const struct btf *btf = env->targ_btf;
+	const struct btf_type *func, *proto;
+	int id = btf_index_find(env->targ_index, btf, name, BTF_KIND_FUNC);
+
+	if (id <= 0)
+		return -ENOENT;
+	func = btf__type_by_id(btf, (uint32_t)id);
+	proto = func ? btf__type_by_id(btf, func->type) : NULL;
+	if (!proto || !btf_is_func_proto(proto))
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->row = kfunc_row_find(name, env->prog->obj ? env->prog->obj->target_kver : 0);
+	out->name = btf__name_by_offset(btf, func->name_off);
+	out->flags = out->row ? out->row->flags : 0;
+	out->kind = kind_of(name, out->flags);
+	out->btf = btf;
+	out->func_id = (uint32_t)id;
+	out->proto_id = func->type;
+	out->nargs = (int)btf_vlen(proto);
+	if (out->kind >= KFUNC_ITER_NEW && out->kind <= KFUNC_ITER_DESTROY)
+		return describe_iter(btf, proto, out);
+	return 0;
+}
+
+int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
+		   struct kfunc_desc *out)
 {
 	const struct bpfvet_program *prog = env->prog;
-	const char *name;
+	char name[128];
 
 	/* off != 0 names a module's BTF: none of ours live there. */
 	if (insn->src_reg != BPF_PSEUDO_KFUNC_CALL || insn->off || !prog || insn->imm < 0 ||
-	    (size_t)insn->imm >= prog->extern_cnt)
-		return NULL;
-	name = prog->externs[insn->imm].name;
-	for (size_t i = 0; name && i < sizeof(kfuncs) / sizeof(kfuncs[0]); i++)
-		if (!strcmp(name, kfuncs[i].name))
-			return &kfuncs[i];
-	return NULL;
+	    (size_t)insn->imm >= prog->extern_cnt || !prog->externs[insn->imm].name)
+		return -ENOENT;
+	essential_name(prog->externs[insn->imm].name, name, sizeof(name));
+	if (env->targ_btf)
+		return describe_btf(env, name, out);
+	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {
+		if (!strcmp(name, builtin[i].name)) {
+			*out = builtin[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	static const char xdp_meta[] = "bpf_xdp_metadata_";
+	struct kfunc_desc k;
+
+	if (kfunc_describe(env, insn, &k) || !k.row)
+		return 0;
+	/* bpfvet's programs are never bound to a device. */
+	if (!strncmp(k.name, xdp_meta, sizeof(xdp_meta) - 1)) {
+		verbose(env, "metadata kfuncs require device-bound program\n");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+	struct kfunc_desc k;
 
-	return k && k->kind == KFUNC_ITER_NEXT;
+	return !kfunc_describe(env, insn, &k) && k.kind == KFUNC_ITER_NEXT;
 }
 
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+	struct kfunc_desc k;
 
-	return k && k->kind == KFUNC_THROW;
+	return !kfunc_describe(env, insn, &k) && k.kind == KFUNC_THROW;
 }
 
 int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+	struct kfunc_desc k;
 
-	return k ? k->nargs : -1;
+	return kfunc_describe(env, insn, &k) ? -1 : k.nargs;
 }

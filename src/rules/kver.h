@@ -38,6 +38,9 @@ enum kver_feature {
 	/* Static subprograms may be called while holding a bpf_spin_lock
 	 * (and return holding it). */
 	KVER_LOCKED_SUBPROG_CALLS,
+	/* Global functions that cannot sleep may be called with preemption
+	 * disabled. */
+	KVER_GLOBAL_CALL_PREEMPT,
 	/* bpf_map_lookup_elem() of a constant key inside an array returns a
 	 * pointer that is not NULL. */
 	KVER_CONST_KEY_NONNULL,

@@ -18,6 +18,7 @@
 #include "data/helper_protos.h"
 #include "helpers.h"
 #include "helpers_internal.h"
+#include "kfunc_sets.h"
 #include "kver.h"
 
 #endif

@@ -6,12 +6,20 @@
  * create, advance and destroy iterators are checked in iter.c.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "state.h"
 
-const char *iter_type_str(uint32_t btf_id)
+/* "num" for struct bpf_iter_num: the log names iterators without the
+ * prefix. */
+const char *iter_type_str(const struct btf *btf, uint32_t btf_id)
 {
-	return btf_id == ITER_NUM ? "num" : "<invalid>";
+	const char *name;
+
+	if (!btf)
+		return btf_id == ITER_NUM ? "num" : "<invalid>";
+	name = kbtf_name(btf, btf_id);
+	return strncmp(name, "bpf_iter_", 9) ? "<invalid>" : name + 9;
 }
 
 const char *iter_state_str(int state)

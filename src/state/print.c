@@ -287,7 +287,7 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 		/* The other slots of a multi-slot iterator print nothing. */
 		if (r->ref_obj_id)
 			verbose(env, " fp%d=iter_%s(ref_id=%u,state=%s,depth=%d)",
-				(-spi - 1) * BPF_REG_SIZE, iter_type_str(r->iter.btf_id),
+				(-spi - 1) * BPF_REG_SIZE, iter_type_str(r->iter.btf, r->iter.btf_id),
 				r->ref_obj_id, iter_state_str(r->iter.state), r->iter.depth);
 		return;
 	}

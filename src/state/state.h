@@ -568,12 +568,13 @@ const struct map_field *map_field_at(const struct vet_env *env,
 const struct map_field *map_field_of_type(const struct vet_env *env,
 					  const struct bpfvet_map *map, uint32_t type);
 
-/* Iterator types, stored in the slot's iter.btf_id (iter.btf stays NULL:
- * no BTF is needed to tell them apart). */
+/* Iterators are told apart by their struct bpf_iter_<kind> in the target
+ * BTF (iter.btf, iter.btf_id). Without a target BTF only bpf_iter_num is
+ * known: iter.btf is NULL then, and iter.btf_id ITER_NUM. */
 enum iter_type { ITER_NUM = 1 };
 
 enum iter_state { ITER_STATE_INVALID, ITER_STATE_ACTIVE, ITER_STATE_DRAINED };
-const char *iter_type_str(uint32_t btf_id);
+const char *iter_type_str(const struct btf *btf, uint32_t btf_id);
 const char *iter_state_str(int state);
 /* iter.c: open-coded iterators */
 int iter_slot_spi(struct vet_env *env, const struct func_state *f,

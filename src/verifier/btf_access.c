@@ -368,7 +368,7 @@ static bool field_listed(const struct vet_env *env, const struct reg_state *reg,
 	return false;
 }
 
-static bool in_rcu_cs(const struct vet_env *env)
+bool in_rcu_cs(const struct vet_env *env)
 {
 	return env->cur->active_rcu_lock || env->cur->active_locks || !env->cur->in_sleepable;
 }

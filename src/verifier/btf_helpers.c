@@ -75,14 +75,14 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		verbose(env, "Possibly NULL pointer passed to helper arg%u\n", regno);
 		return -EACCES;
 	}
+	if (func_id == HELPER_KPTR_XCHG)
+		return unsupported(env, "kptr exchange of a BTF pointer");
 	need = meta->arg_btf_id ? kbtf_name(env->targ_btf, meta->arg_btf_id) :
 	       arg_struct(env, regno, arg_type, func_id);
 	if (!need) {
 		verbose(env, "verifier internal error: missing arg compatible BTF ID\n");
 		return -EFAULT;
 	}
-	if (func_id == HELPER_KPTR_XCHG)
-		return unsupported(env, "kptr exchange of a BTF pointer");
 	need_id = meta->arg_btf_id ? (int)meta->arg_btf_id : env->targ_btf ?
 		  btf_index_find(env->targ_index, env->targ_btf, need, BTF_KIND_STRUCT) : -1;
 	if (!reg->btf || reg->btf != env->targ_btf || need_id <= 0)

@@ -86,6 +86,49 @@ static void print_call_frames(struct vet_env *env, const char *a, struct func_st
 	print_frame(env, env->cur, f2, true);
 }
 
+/* Might a call of this instruction sleep? -1 when bpfvet cannot tell. */
+static int call_might_sleep(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	const struct helper_proto *fn;
+	struct kfunc_desc k;
+
+	if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL)
+		return kfunc_describe(env, insn, &k) || (k.btf && !k.row) ? -1 :
+		       (k.flags & KF_SLEEPABLE) != 0;
+	if (insn->src_reg == 0) {
+		fn = helper_proto_for(env, (uint32_t)insn->imm);
+		return fn ? fn->might_sleep : -1;
+	}
+	return 0;
+}
+
+/* Since 6.14 a global function may be called with preemption disabled
+ * unless it, or a function it calls, might sleep: 1 when it might, -1
+ * when bpfvet cannot tell. */
+static int subprog_might_sleep(const struct vet_env *env, uint32_t subprog, int depth)
+{
+	const struct subprog_info *s = &env->subprogs[subprog];
+	int r, callee;
+
+	if (depth > MAX_CALL_FRAMES)
+		return -1;
+	for (uint32_t i = s->start; i < s->end; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+
+		if (insn->code != (BPF_JMP | BPF_CALL))
+			continue;
+		if (insn->src_reg == BPF_PSEUDO_CALL) {
+			callee = subprog_at(env, i + 1 + (uint32_t)insn->imm);
+			r = callee < 0 ? -1 : subprog_might_sleep(env, (uint32_t)callee, depth + 1);
+		} else {
+			r = call_might_sleep(env, insn);
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 static int call_global(struct vet_env *env, uint32_t subprog, int arg_err)
 {
 	struct func_state *caller = cur_frame(env);
@@ -96,11 +139,13 @@ static int call_global(struct vet_env *env, uint32_t subprog, int arg_err)
 			     "use static function instead\n");
 		return -EINVAL;
 	}
-	if (st->active_preempt_locks) {
+	if (st->active_preempt_locks && !env_has(env, KVER_GLOBAL_CALL_PREEMPT)) {
 		verbose(env, "global function calls are not allowed with preemption disabled,\n"
 			     "use static function instead\n");
 		return -EINVAL;
 	}
+	if (st->active_preempt_locks && subprog_might_sleep(env, subprog, 0))
+		return unsupported(env, "global function that may sleep, called with preemption disabled");
 	if (arg_err && !env_has(env, KVER_MSG_SUBPROG_NAMED)) {
 		verbose(env, "Caller passes invalid args into func#%u\n", subprog);
 		return arg_err;

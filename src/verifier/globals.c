@@ -90,7 +90,7 @@ static int arg_tags(struct vet_env *env, const struct btf *btf, uint32_t func_id
 }
 
 /* The struct a program type's context argument points to. */
-static const char *ctx_struct_name(uint32_t prog_type)
+const char *prog_ctx_struct_name(uint32_t prog_type)
 {
 	if (ctx_is_sk_buff(prog_type))
 		return "__sk_buff";
@@ -119,7 +119,7 @@ static bool is_ctx_type(const struct vet_env *env, const struct btf *btf,
 			const struct btf_type *pointee)
 {
 	const char *name = pointee ? btf__name_by_offset(btf, pointee->name_off) : NULL;
-	const char *want = ctx_struct_name(env->prog_type);
+	const char *want = prog_ctx_struct_name(env->prog_type);
 
 	/* Only a complete struct can be the context: a forward declaration
 	 * (struct pt_regs never defined) is plain memory of unknown size. */

@@ -336,6 +336,14 @@ static int check_mem_size_reg(struct vet_env *env, uint32_t regno,
 	return mark_chain_precision(env, (int)regno);
 }
 
+int check_mem_size_pair(struct vet_env *env, uint32_t size_regno, enum access_type t)
+{
+	struct call_meta meta;
+
+	memset(&meta, 0, sizeof(meta));
+	return check_mem_size_reg(env, size_regno, t, true, &meta);
+}
+
 static enum access_type arg_access(uint32_t arg_type)
 {
 	return (arg_type & MEM_WRITE) ? ACCESS_WRITE : ACCESS_READ;

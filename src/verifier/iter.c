@@ -13,12 +13,6 @@
 
 #include "verifier.h"
 
-static int iter_nr_slots(enum iter_type t)
-{
-	(void)t;
-	return 1;	/* struct bpf_iter_num: 8 bytes */
-}
-
 static struct func_state *reg_frame(const struct vet_env *env, const struct reg_state *reg)
 {
 	return env->cur->frame[reg->frameno];
@@ -46,7 +40,7 @@ static bool slots_hold_no_iter(struct vet_env *env, const struct reg_state *reg,
 }
 
 static bool slots_hold_iter(struct vet_env *env, const struct reg_state *reg,
-			    enum iter_type type, int nr_slots)
+			    const struct kfunc_desc *k, int nr_slots)
 {
 	const struct func_state *f = reg_frame(env, reg);
 	int spi = iter_get_spi(env, reg, nr_slots);
@@ -59,7 +53,7 @@ static bool slots_hold_iter(struct vet_env *env, const struct reg_state *reg,
 		/* Only the first slot carries the reference. */
 		if ((i == 0) != (s->spilled_ptr.ref_obj_id != 0))
 			return false;
-		if (s->spilled_ptr.iter.btf_id != (uint32_t)type)
+		if (s->spilled_ptr.iter.btf != k->btf || s->spilled_ptr.iter.btf_id != k->iter_id)
 			return false;
 		for (int j = 0; j < BPF_REG_SIZE; j++)
 			if (s->slot_type[j] != STACK_ITER)
@@ -69,12 +63,15 @@ static bool slots_hold_iter(struct vet_env *env, const struct reg_state *reg,
 }
 
 static int mark_iter_slots(struct vet_env *env, const struct reg_state *reg,
-			   enum iter_type type, int nr_slots)
+			   const struct kfunc_desc *k, int nr_slots)
 {
 	struct func_state *f = reg_frame(env, reg);
 	int spi = iter_get_spi(env, reg, nr_slots);
-	uint32_t id;
+	uint32_t id, rcu_flag = 0;
 	int err;
+
+	if (k->flags & KF_RCU_PROTECTED)
+		rcu_flag = in_rcu_cs(env) ? MEM_RCU : PTR_UNTRUSTED;
 
 	if (spi < 0)
 		return spi;
@@ -86,9 +83,12 @@ static int mark_iter_slots(struct vet_env *env, const struct reg_state *reg,
 		struct stack_slot *s = &f->stack[spi - i];
 
 		memset(&s->spilled_ptr, 0, sizeof(s->spilled_ptr));
-		reg_mark_ptr(&s->spilled_ptr, PTR_TO_STACK);
+		/* An RCU-protected iterator is only good inside the RCU
+		 * section it was created in. */
+		reg_mark_ptr(&s->spilled_ptr, PTR_TO_STACK | rcu_flag);
 		s->spilled_ptr.ref_obj_id = i == 0 ? id : 0;
-		s->spilled_ptr.iter.btf_id = (uint32_t)type;
+		s->spilled_ptr.iter.btf = k->btf;
+		s->spilled_ptr.iter.btf_id = k->iter_id;
 		s->spilled_ptr.iter.state = ITER_STATE_ACTIVE;
 		s->spilled_ptr.iter.depth = 0;
 		memset(s->slot_type, STACK_ITER, BPF_REG_SIZE);
@@ -123,7 +123,8 @@ static int new_iter(struct vet_env *env, const struct kfunc_desc *k, uint32_t in
 	int err;
 
 	if (!slots_hold_no_iter(env, reg, nr_slots)) {
-		verbose(env, "expected uninitialized iter_%s as arg #0\n", iter_type_str(k->iter));
+		verbose(env, "expected uninitialized iter_%s as arg #0\n",
+			iter_type_str(k->btf, k->iter_id));
 		return -EINVAL;
 	}
 	for (int i = 0; i < nr_slots * BPF_REG_SIZE; i += BPF_REG_SIZE) {
@@ -132,7 +133,7 @@ static int new_iter(struct vet_env *env, const struct kfunc_desc *k, uint32_t in
 		if (err)
 			return err;
 	}
-	return mark_iter_slots(env, &cur_regs(env)[BPF_REG_1], k->iter, nr_slots);
+	return mark_iter_slots(env, &cur_regs(env)[BPF_REG_1], k, nr_slots);
 }
 
 static int use_iter(struct vet_env *env, const struct kfunc_desc *k, int nr_slots,
@@ -141,13 +142,18 @@ static int use_iter(struct vet_env *env, const struct kfunc_desc *k, int nr_slot
 	const struct reg_state *reg = &cur_regs(env)[BPF_REG_1];
 	int spi, err;
 
-	if (!slots_hold_iter(env, reg, k->iter, nr_slots)) {
-		verbose(env, "expected an initialized iter_%s as arg #0\n", iter_type_str(k->iter));
+	if (!slots_hold_iter(env, reg, k, nr_slots)) {
+		verbose(env, "expected an initialized iter_%s as arg #0\n",
+			iter_type_str(k->btf, k->iter_id));
 		return -EINVAL;
 	}
 	spi = iter_get_spi(env, reg, nr_slots);
 	if (spi < 0)
 		return spi;
+	if (reg_frame(env, reg)->stack[spi].spilled_ptr.type & PTR_UNTRUSTED) {
+		verbose(env, "expected an RCU CS when using %s\n", k->name);
+		return -EPROTO;
+	}
 	for (int i = 0; i < nr_slots; i++) {
 		err = stack_live_read(env, reg->frameno, 1ull << (spi - i));
 		if (err)
@@ -168,7 +174,7 @@ int iter_process_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t i
 		     struct iter_arg *it)
 {
 	const struct reg_state *reg = &cur_regs(env)[BPF_REG_1];
-	int nr_slots = iter_nr_slots(k->iter);
+	int nr_slots = k->iter_slots;
 
 	memset(it, 0, sizeof(*it));
 	if (reg->type != PTR_TO_STACK) {

@@ -1,30 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Kernel function (kfunc) calls: the checks of a call to one of the
- * kfuncs bpfvet models (kfunc_table.c). Calls to any other kfunc are
- * "unsupported".
+ * Kernel function (kfunc) calls. The kfunc must be in one of the target's
+ * id sets for the program's type; its flags then ask for capabilities
+ * (KF_DESTRUCTIVE), a sleepable program (KF_SLEEPABLE), trusted arguments
+ * (KF_TRUSTED_ARGS, KF_RCU) and reference bookkeeping (KF_ACQUIRE,
+ * KF_RELEASE, KF_RET_NULL). The arguments are checked against the BTF
+ * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
+ * prototype's return type. A few kfuncs have rules of their own: the RCU
+ * read lock and preemption pairs, the context and read-only casts, and
+ * bpf_throw. Those of the object model (allocated objects, graphs,
+ * dynptrs, arena) are reported unsupported.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "verifier.h"
 #include "loader/loader.h"
-
-/* Scalar parameters take any scalar; the kernel checks them in argument
- * order, after the iterator in R1. */
-static int check_scalar_args(struct vet_env *env, const struct kfunc_desc *k)
-{
-	const struct reg_state *regs = cur_regs(env);
-
-	for (int regno = BPF_REG_2; regno <= k->nargs; regno++) {
-		if (regs[regno].type != SCALAR_VALUE) {
-			verbose(env, "R%d is not a scalar\n", regno);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
 
 static void clobber_caller_saved(struct vet_env *env)
 {
@@ -35,29 +29,6 @@ static void clobber_caller_saved(struct vet_env *env)
 		scratch_reg(env, r);
 	}
 	cur_frame(env)->written_regs |= 0x3f;
-}
-
-/* R0 as the prototype's return type says: an int, a read-only pointer to
- * an int that may be NULL (tied to the iterator's reference), or nothing. */
-static void set_return(struct vet_env *env, const struct kfunc_desc *k, uint32_t ref_obj_id)
-{
-	struct reg_state *r0 = &cur_regs(env)[BPF_REG_0];
-
-	switch (k->kind) {
-	case KFUNC_ITER_NEW:
-		reg_mark_unknown(env, r0);
-		r0->subreg_def = (int32_t)env->insn_idx + 1;
-		break;
-	case KFUNC_ITER_NEXT:
-		reg_mark_ptr(r0, PTR_TO_MEM | MEM_RDONLY | PTR_MAYBE_NULL);
-		r0->mem_size = 4;
-		r0->ref_obj_id = ref_obj_id;
-		r0->id = ++env->id_gen;
-		break;
-	case KFUNC_ITER_DESTROY:
-	case KFUNC_THROW:
-		break;
-	}
 }
 
 /* The program types the kernel registers bpf_throw for (its generic kfunc
@@ -77,24 +48,6 @@ static bool throw_allowed(const struct vet_env *env)
 	}
 }
 
-/* bpf_throw: a scalar cookie which, without an exception callback, the
- * default one returns as the program's return value. do_check then ends
- * the path (an exceptional exit). */
-static int check_throw(struct vet_env *env)
-{
-	const struct reg_state *r1 = &cur_regs(env)[BPF_REG_1];
-
-	if (!throw_allowed(env))
-		return unsupported(env, "kfunc call");
-	if (r1->type != SCALAR_VALUE) {
-		verbose(env, "R1 is not a scalar\n");
-		return -EINVAL;
-	}
-	if (!exccb_subprog(env))
-		return check_return_code(env, BPF_REG_1, "R1");
-	return 0;
-}
-
 /* Names the kfunc, so that what is missing can be counted. */
 static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn)
 {
@@ -109,19 +62,168 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 	return unsupported(env, what);
 }
 
-int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t *insn_idx)
+/* The kfuncs of the object model, which need state bpfvet does not keep
+ * yet: allocated objects and their graphs, dynptrs, arena pages,
+ * workqueues, resilient locks. */
+static bool is_object_model(const char *name)
 {
-	const struct kfunc_desc *k = kfunc_lookup(env, insn);
+	static const char *const prefixes[] = {
+		"bpf_obj_new", "bpf_obj_drop", "bpf_percpu_obj_", "bpf_refcount_acquire",
+		"bpf_list_", "bpf_rbtree_", "bpf_dynptr_", "bpf_arena_", "bpf_wq_",
+		"bpf_res_spin_", "bpf_kptr_", "bpf_local_irq_",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* Set filters: the hook lets the program type in, the filter narrows it. */
+static bool filter_allows(const struct vet_env *env, enum kfunc_filter f)
+{
+	switch (f) {
+	case KFLT_BPF_FS_KFUNCS_FILTER:
+	case KFLT_BPF_GET_FSVERITY_DIGEST_FILTER:
+		return env->prog_type == BPF_PROG_TYPE_LSM;
+	case KFLT_BPF_KPROBE_MULTI_FILTER:
+		return env->expected_attach_type == BPF_TRACE_KPROBE_MULTI ||
+		       env->expected_attach_type == BPF_TRACE_KPROBE_SESSION;
+	case KFLT_TRACING_ITER_FILTER:
+		return env->prog_type == BPF_PROG_TYPE_TRACING &&
+		       env->expected_attach_type == BPF_TRACE_ITER;
+	default:
+		return true;
+	}
+}
+
+static bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row)
+{
+	if (row->hooks & KH_COMMON)
+		return filter_allows(env, row->filter);
+	return (row->hooks & kfunc_hook_of(env->prog_type)) && filter_allows(env, row->filter);
+}
+
+static int check_call_flags(struct vet_env *env, const struct kfunc_desc *k)
+{
+	if (!kfunc_allowed(env, k->row)) {
+		verbose(env, "calling kernel function %s is not allowed\n", k->name);
+		return -EACCES;
+	}
+	if ((k->flags & KF_DESTRUCTIVE) && !env->caps.sys_admin) {
+		verbose(env, "destructive kfunc calls require CAP_SYS_BOOT capability\n");
+		return -EACCES;
+	}
+	if ((k->flags & KF_SLEEPABLE) && !env->cur->in_sleepable) {
+		verbose(env, "program must be sleepable to call sleepable kfunc %s\n", k->name);
+		return -EACCES;
+	}
+	return 0;
+}
+
+static void untrust_rcu(struct reg_state *reg)
+{
+	if (reg->type & MEM_RCU) {
+		reg->type &= ~(MEM_RCU | PTR_MAYBE_NULL);
+		reg->type |= PTR_UNTRUSTED;
+	}
+}
+
+/* Leaving the RCU section: its pointers, spilled or not, and the
+ * iterators created in it are no longer protected. */
+static void untrust_rcu_all(struct vstate *st)
+{
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		struct func_state *f = st->frame[i];
+
+		for (int r = 0; r < MAX_BPF_REG; r++)
+			untrust_rcu(&f->regs[r]);
+		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++) {
+			uint8_t type = f->stack[s].slot_type[BPF_REG_SIZE - 1];
+
+			if (type == STACK_SPILL || type == STACK_ITER)
+				untrust_rcu(&f->stack[s].spilled_ptr);
+		}
+	}
+}
+
+/* bpf_rcu_read_lock/unlock and bpf_preempt_disable/enable; a sleepable
+ * kfunc inside either section. */
+static int check_sections(struct vet_env *env, const struct kfunc_desc *k)
+{
+	struct vstate *st = env->cur;
+	bool lock = !strcmp(k->name, "bpf_rcu_read_lock");
+	bool unlock = !strcmp(k->name, "bpf_rcu_read_unlock");
+	bool disable = !strcmp(k->name, "bpf_preempt_disable");
+	bool enable = !strcmp(k->name, "bpf_preempt_enable");
+	bool sleepable = k->flags & KF_SLEEPABLE;
+
+	if (st->active_rcu_lock) {
+		if (lock) {
+			verbose(env, "nested rcu read lock (kernel function %s)\n", k->name);
+			return -EINVAL;
+		}
+		if (unlock) {
+			untrust_rcu_all(st);
+			st->active_rcu_lock = 0;
+		} else if (sleepable) {
+			verbose(env, "kernel func %s is sleepable within rcu_read_lock region\n",
+				k->name);
+			return -EACCES;
+		}
+	} else if (lock) {
+		st->active_rcu_lock = 1;
+	} else if (unlock) {
+		verbose(env, "unmatched rcu read unlock (kernel function %s)\n", k->name);
+		return -EINVAL;
+	}
+	if (st->active_preempt_locks) {
+		if (disable) {
+			st->active_preempt_locks++;
+		} else if (enable) {
+			st->active_preempt_locks--;
+		} else if (sleepable) {
+			verbose(env, "kernel func %s is sleepable within non-preemptible region\n",
+				k->name);
+			return -EACCES;
+		}
+	} else if (disable) {
+		st->active_preempt_locks++;
+	} else if (enable) {
+		verbose(env, "unmatched attempt to enable preemption (kernel function %s)\n",
+			k->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* bpf_throw: a scalar cookie which, without an exception callback, the
+ * default one returns as the program's return value. do_check then ends
+ * the path (an exceptional exit). */
+static int check_throw(struct vet_env *env)
+{
+	const struct reg_state *r1 = &cur_regs(env)[BPF_REG_1];
+
+	if (!throw_allowed(env))
+		return unsupported(env, "kfunc call bpf_throw");
+	if (r1->type != SCALAR_VALUE) {
+		verbose(env, "R1 is not a scalar\n");
+		return -EINVAL;
+	}
+	if (!exccb_subprog(env))
+		return check_return_code(env, BPF_REG_1, "R1");
+	return 0;
+}
+
+/* Without a target BTF: bpf_iter_num_* and bpf_throw, whose prototypes
+ * bpfvet knows. */
+static int check_builtin_call(struct vet_env *env, const struct kfunc_desc *k,
+			      uint32_t *insn_idx)
+{
+	struct reg_state *r0 = &cur_regs(env)[BPF_REG_0];
 	struct iter_arg it;
 	int err;
 
-	if (insn->imm >= 0 && ksym_weak_absent(env->prog, (uint32_t)insn->imm)) {
-		verbose(env, "invalid func unknown#%d\n", BPFVET_POISON_KFUNC_BASE +
-			(int32_t)env->prog->externs[insn->imm].obj_idx);
-		return -EINVAL;
-	}
-	if (!k)
-		return unsupported_kfunc(env, insn);
 	if (k->kind == KFUNC_THROW) {
 		err = check_throw(env);
 		if (!err)
@@ -130,13 +232,73 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	}
 	env->aux[*insn_idx].is_iter_next = k->kind == KFUNC_ITER_NEXT;
 	err = iter_process_arg(env, k, *insn_idx, &it);
-	if (!err)
-		err = check_scalar_args(env, k);
+	for (int regno = BPF_REG_2; !err && regno <= k->nargs; regno++) {
+		if (cur_regs(env)[regno].type != SCALAR_VALUE) {
+			verbose(env, "R%d is not a scalar\n", regno);
+			err = -EINVAL;
+		}
+	}
 	if (err)
 		return err;
 	clobber_caller_saved(env);
-	set_return(env, k, it.ref_obj_id);
-	if (k->kind == KFUNC_ITER_NEXT)
+	if (k->kind == KFUNC_ITER_NEW) {
+		reg_mark_unknown(env, r0);
+		r0->subreg_def = (int32_t)env->insn_idx + 1;
+	} else if (k->kind == KFUNC_ITER_NEXT) {
+		reg_mark_ptr(r0, PTR_TO_MEM | MEM_RDONLY | PTR_MAYBE_NULL);
+		r0->mem_size = 4;
+		r0->ref_obj_id = it.ref_obj_id;
+		r0->id = ++env->id_gen;
 		return iter_process_next(env, *insn_idx, &it);
+	}
+	return 0;
+}
+
+int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t *insn_idx)
+{
+	struct kfunc_meta meta;
+	struct kfunc_desc k;
+	int err;
+
+	if (insn->imm >= 0 && ksym_weak_absent(env->prog, (uint32_t)insn->imm)) {
+		verbose(env, "invalid func unknown#%d\n", BPFVET_POISON_KFUNC_BASE +
+			(int32_t)env->prog->externs[insn->imm].obj_idx);
+		return -EINVAL;
+	}
+	if (kfunc_describe(env, insn, &k))
+		return unsupported_kfunc(env, insn);
+	if (!k.btf)
+		return check_builtin_call(env, &k, insn_idx);
+	if (!k.row || is_object_model(k.name))
+		return unsupported_kfunc(env, insn);
+	env->aux[*insn_idx].is_iter_next = k.kind == KFUNC_ITER_NEXT;
+	err = check_call_flags(env, &k);
+	if (err)
+		return err;
+	memset(&meta, 0, sizeof(meta));
+	err = check_kfunc_args(env, &k, *insn_idx, &meta);
+	if (!err)
+		err = check_sections(env, &k);
+	if (err)
+		return err;
+	if (meta.release_regno) {
+		err = release_reference(env, cur_regs(env)[meta.release_regno].ref_obj_id);
+		if (err) {
+			verbose(env, "kfunc %s#%u reference has not been acquired before\n", k.name,
+				k.func_id);
+			return err;
+		}
+	}
+	if (k.kind == KFUNC_THROW) {
+		err = check_throw(env);
+		if (err)
+			return err;
+	}
+	clobber_caller_saved(env);
+	err = set_kfunc_return(env, &k, &meta);
+	if (err)
+		return err;
+	if (k.kind == KFUNC_ITER_NEXT)
+		return iter_process_next(env, *insn_idx, &meta.it);
 	return 0;
 }

@@ -199,7 +199,7 @@ static int process_kptr_dest(struct vet_env *env, uint32_t regno, struct call_me
  * A string the helper reads at load time: it must sit at a constant
  * offset in a frozen read-only map, and end with a NUL within the value.
  */
-static int check_const_str(struct vet_env *env, uint32_t regno)
+int check_const_str(struct vet_env *env, uint32_t regno)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	const struct bpfvet_map *map = reg->map_ptr;

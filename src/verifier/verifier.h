@@ -271,4 +271,24 @@ int iter_process_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t i
 		     struct iter_arg *it);
 int iter_process_next(struct vet_env *env, uint32_t insn_idx, const struct iter_arg *it);
 
+/* kfunc_args.c, kfunc_ret.c: what the arguments of one kfunc call
+ * established, and R0 from it. */
+struct kfunc_meta {
+	uint32_t ref_obj_id;
+	uint32_t release_regno;
+	bool const_found;	/* a __k or __szk argument */
+	uint64_t const_value;
+	uint64_t r0_size;	/* rdonly_buf_size / rdwr_buf_size */
+	bool r0_rdonly;
+	struct iter_arg it;
+};
+int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
+		     struct kfunc_meta *meta);
+int set_kfunc_return(struct vet_env *env, const struct kfunc_desc *k, struct kfunc_meta *meta);
+/* The size register after a memory argument, as helpers check it. */
+int check_mem_size_pair(struct vet_env *env, uint32_t size_regno, enum access_type t);
+int check_const_str(struct vet_env *env, uint32_t regno);
+const char *prog_ctx_struct_name(uint32_t prog_type);
+bool in_rcu_cs(const struct vet_env *env);
+
 #endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Which id set row applies to a kfunc on the target kernel. The rows are
+ * Linux 6.12's (data/kfunc_sets.c). 6.18 was checked against them by
+ * loading the corpus' kfunc calls into it (tests/conformance/kernel-6.18.csv);
+ * the differences found are the overrides below. 6.1's sets were much
+ * smaller and flagged otherwise: bpfvet does not claim them.
+ */
+#include <string.h>
+
+#include "base/uapi.h"
+#include "kfunc_sets.h"
+#include "kver.h"
+
+#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
+
+static const struct kfunc_set_row *row_search(const char *name)
+{
+	size_t lo = 0, hi = kfunc_set_row_cnt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, kfunc_set_rows[mid].name);
+
+		if (!c)
+			return &kfunc_set_rows[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const struct kfunc_set_row *kfunc_row_find(const char *name, uint32_t kver)
+{
+	if (!name)
+		return NULL;
+	if (kver && kver < KV(6, 12, 0))
+		return NULL;
+	return row_search(name);
+}
+
+uint32_t kfunc_hook_of(uint32_t prog_type)
+{
+	switch (prog_type) {
+	case BPF_PROG_TYPE_XDP: return KH_XDP;
+	case BPF_PROG_TYPE_SCHED_CLS: return KH_TC;
+	case BPF_PROG_TYPE_STRUCT_OPS: return KH_STRUCT_OPS;
+	case BPF_PROG_TYPE_TRACING:
+	case BPF_PROG_TYPE_TRACEPOINT:
+	case BPF_PROG_TYPE_PERF_EVENT:
+	case BPF_PROG_TYPE_LSM: return KH_TRACING;
+	case BPF_PROG_TYPE_SYSCALL: return KH_SYSCALL;
+	case BPF_PROG_TYPE_CGROUP_SKB:
+	case BPF_PROG_TYPE_CGROUP_SOCK:
+	case BPF_PROG_TYPE_CGROUP_DEVICE:
+	case BPF_PROG_TYPE_CGROUP_SOCK_ADDR:
+	case BPF_PROG_TYPE_CGROUP_SOCKOPT:
+	case BPF_PROG_TYPE_CGROUP_SYSCTL: return KH_CGROUP;
+	case BPF_PROG_TYPE_SCHED_ACT: return KH_SCHED_ACT;
+	case BPF_PROG_TYPE_SK_SKB: return KH_SK_SKB;
+	case BPF_PROG_TYPE_SOCKET_FILTER: return KH_SOCKET_FILTER;
+	case BPF_PROG_TYPE_LWT_IN:
+	case BPF_PROG_TYPE_LWT_OUT:
+	case BPF_PROG_TYPE_LWT_XMIT:
+	case BPF_PROG_TYPE_LWT_SEG6LOCAL: return KH_LWT;
+	case BPF_PROG_TYPE_NETFILTER: return KH_NETFILTER;
+	case BPF_PROG_TYPE_KPROBE: return KH_KPROBE;
+	default: return 0;
+	}
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The arguments of a kfunc call against its BTF prototype. A parameter's
+ * kind comes from its type and from the suffix of its name, which the
+ * kernel reads as annotations: "__sz" and "__szk" give the size of the
+ * memory before them, "__k" a constant, "__ign" anything, "__opt" an
+ * optional buffer, "__str" a constant string, "__nullable" NULL or the
+ * object, "__map" a map. Pointer parameters take the program's context,
+ * a BTF pointer to the struct named (or to a struct that starts with it),
+ * an iterator on the stack, or memory of the pointee's size. The kinds of
+ * the object model (dynptrs, allocated objects, graphs, workqueues) are
+ * reported unsupported.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+
+#include "verifier.h"
+
+enum karg_kind {
+	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
+	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_OBJECT_MODEL,
+};
+
+static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
+{
+	const char *name = btf__name_by_offset(k->btf, p->name_off);
+
+	return name ? name : "";
+}
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), s = strlen(suffix);
+
+	return n > s && !strcmp(name + n - s, suffix);
+}
+
+static bool param_suffix(const struct kfunc_desc *k, const struct btf_param *p,
+			 const char *suffix)
+{
+	return has_suffix(param_name(k, p), suffix);
+}
+
+static const struct btf_param *kfunc_params(const struct kfunc_desc *k)
+{
+	return btf_params(btf__type_by_id(k->btf, k->proto_id));
+}
+
+/* A scalar parameter that gives the size of the memory before it. */
+static bool is_size_param(const struct kfunc_desc *k, const struct btf_param *p,
+			  const struct reg_state *reg, const char *suffix)
+{
+	const struct btf_type *t = kbtf_skip_mods(k->btf, p->type, NULL);
+
+	if (!t || !(btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t)) ||
+	    reg->type != SCALAR_VALUE)
+		return false;
+	return param_suffix(k, p, suffix);
+}
+
+static bool is_null_reg(const struct reg_state *reg)
+{
+	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
+}
+
+static const char *pointee_name(const struct kfunc_desc *k, const struct btf_type *ref)
+{
+	return ref ? kbtf_msg_name(k->btf, ref->name_off) : "";
+}
+
+static bool pointee_named(const struct kfunc_desc *k, const struct btf_type *ref,
+			  const char *name)
+{
+	return ref && kbtf_is_struct(ref) && !strcmp(pointee_name(k, ref), name);
+}
+
+/* Is the pointee the program type's context, or the kernel struct the
+ * context projects (sk_buff for __sk_buff, xdp_buff for xdp_md)? */
+static bool is_ctx_param(const struct vet_env *env, const struct kfunc_desc *k,
+			 const struct btf_type *ref)
+{
+	const char *want = prog_ctx_struct_name(env->prog_type), *name;
+
+	if (!ref || !kbtf_is_struct(ref) || !want)
+		return false;
+	name = pointee_name(k, ref);
+	if (!strcmp(name, want))
+		return true;
+	return (!strcmp(want, "__sk_buff") && !strcmp(name, "sk_buff")) ||
+	       (!strcmp(want, "xdp_md") && !strcmp(name, "xdp_buff"));
+}
+
+/* The kinds of the object model, issue by issue bpfvet's next step. */
+static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_param *p,
+				  const struct btf_type *ref)
+{
+	static const char *const structs[] = {
+		"bpf_dynptr", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+		"bpf_wq", "bpf_res_spin_lock",
+	};
+
+	if (param_suffix(k, p, "__alloc") || param_suffix(k, p, "__refcounted_kptr") ||
+	    param_suffix(k, p, "__irq_flag") || param_suffix(k, p, "__prog") ||
+	    param_suffix(k, p, "__iter"))
+		return true;
+	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
+		if (pointee_named(k, ref, structs[i]))
+			return true;
+	return false;
+}
+
+/* Register types that stand for a kernel struct without a BTF id. */
+static const char *implied_struct(uint32_t type)
+{
+	switch (type) {
+	case PTR_TO_SOCKET: return "sock";
+	case PTR_TO_SOCK_COMMON: return "sock_common";
+	case PTR_TO_TCP_SOCK: return "tcp_sock";
+	case CONST_PTR_TO_MAP: return "bpf_map";
+	default: return NULL;
+	}
+}
+
+static bool is_scalar_struct(const struct btf *btf, const struct btf_type *t, int depth)
+{
+	const struct btf_member *m = btf_members(t);
+
+	if (depth > 3)
+		return false;
+	for (int i = 0; i < btf_vlen(t); i++) {
+		const struct btf_type *mt = kbtf_skip_mods(btf, m[i].type, NULL);
+
+		while (mt && btf_is_array(mt))
+			mt = kbtf_skip_mods(btf, btf_array(mt)->type, NULL);
+		if (!mt)
+			return false;
+		if (kbtf_is_struct(mt) || btf_is_union(mt)) {
+			if (!is_scalar_struct(btf, mt, depth + 1))
+				return false;
+		} else if (!btf_is_int(mt) && !btf_is_enum(mt) && !btf_is_enum64(mt)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
+			  const struct btf_param *params, int argno, const struct btf_type *ref)
+{
+	const struct reg_state *regs = cur_regs(env), *reg = &regs[argno + 1];
+	const struct btf_param *p = &params[argno];
+	bool mem_size = false, scalar;
+
+	if (!strcmp(k->name, "bpf_cast_to_kern_ctx") || is_ctx_param(env, k, ref))
+		return KARG_CTX;
+	if (param_suffix(k, p, "__nullable") && is_null_reg(reg))
+		return KARG_NULL;
+	if (is_object_model_param(k, p, ref))
+		return KARG_OBJECT_MODEL;
+	if (argno == 0 && k->kind >= KFUNC_ITER_NEW && k->kind <= KFUNC_ITER_DESTROY)
+		return KARG_ITER;
+	if (param_suffix(k, p, "__str"))
+		return KARG_CONST_STR;
+	if (param_suffix(k, p, "__map"))
+		return KARG_MAP;
+	if (base_type(reg->type) == PTR_TO_BTF_ID || implied_struct(reg->type)) {
+		if (!ref || !kbtf_is_struct(ref)) {
+			verbose(env, "kernel function %s args#%d pointer type %s %s is not supported\n",
+				k->name, argno, kbtf_kind_str(ref), pointee_name(k, ref));
+			return -EINVAL;
+		}
+		return KARG_BTF_ID;
+	}
+	if (ref && btf_is_func_proto(ref))
+		return KARG_CALLBACK;
+	if (argno + 1 < k->nargs &&
+	    (is_size_param(k, &params[argno + 1], &regs[argno + 2], "__sz") ||
+	     is_size_param(k, &params[argno + 1], &regs[argno + 2], "__szk")))
+		mem_size = true;
+	scalar = ref && (btf_is_int(ref) || btf_is_enum(ref) || btf_is_enum64(ref) ||
+			 (kbtf_is_struct(ref) && is_scalar_struct(k->btf, ref, 0)));
+	if (!scalar && !(mem_size && (!ref || btf_kind(ref) == BTF_KIND_UNKN))) {
+		verbose(env, "arg#%d pointer type %s %s must point to %sscalar, or struct with scalar\n",
+			argno, kbtf_kind_str(ref), pointee_name(k, ref), mem_size ? "void, " : "");
+		return -EINVAL;
+	}
+	return mem_size ? KARG_MEM_SIZE : KARG_MEM;
+}
+
+static int scalar_param(struct vet_env *env, const struct kfunc_desc *k,
+			const struct btf_param *p, uint32_t regno, struct kfunc_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	bool buf_size;
+	int err;
+
+	if (reg->type != SCALAR_VALUE) {
+		verbose(env, "R%u is not a scalar\n", regno);
+		return -EINVAL;
+	}
+	if (param_suffix(k, p, "__k")) {
+		if (meta->const_found) {
+			verbose(env, "verifier internal error: only one constant argument permitted\n");
+			return -EFAULT;
+		}
+		if (!tnum_is_const(reg->b.var_off)) {
+			verbose(env, "R%u must be a known constant\n", regno);
+			return -EINVAL;
+		}
+		err = mark_chain_precision(env, (int)regno);
+		if (err < 0)
+			return err;
+		meta->const_found = true;
+		meta->const_value = reg->b.var_off.value;
+		return 0;
+	}
+	buf_size = !strcmp(param_name(k, p), "rdonly_buf_size") ||
+		   !strcmp(param_name(k, p), "rdwr_buf_size");
+	if (!buf_size)
+		return 0;
+	if (meta->r0_size) {
+		verbose(env, "2 or more rdonly/rdwr_buf_size parameters for kfunc");
+		return -EINVAL;
+	}
+	if (!tnum_is_const(reg->b.var_off)) {
+		verbose(env, "R%u is not a const\n", regno);
+		return -EINVAL;
+	}
+	meta->r0_size = reg->b.var_off.value;
+	meta->r0_rdonly = !strcmp(param_name(k, p), "rdonly_buf_size");
+	if (meta->r0_size > UINT32_MAX) {
+		verbose(env, "R%u rdonly/rdwr_buf_size exceeds u32 max\n", regno);
+		return -EINVAL;
+	}
+	return mark_chain_precision(env, (int)regno);
+}
+
+static bool flags_trusted(const struct kfunc_desc *k)
+{
+	return k->flags & (KF_TRUSTED_ARGS | KF_RCU);
+}
+
+/* KF_TRUSTED_ARGS: referenced or trusted pointers; KF_RCU: RCU ones too. */
+static int check_trust(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+
+	if (!flags_trusted(k) || reg_is_trusted(reg))
+		return 0;
+	if (!(k->flags & KF_RCU)) {
+		verbose(env, "R%u must be referenced or trusted\n", regno);
+		return -EINVAL;
+	}
+	if (!(reg->type & MEM_RCU)) {
+		verbose(env, "R%u must be a rcu pointer\n", regno);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define TRUSTED_MODIFIERS (MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
+
+static int btf_id_param(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
+			const struct btf_type *ref, uint32_t ref_id, const struct kfunc_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	uint32_t flags = reg->type & ~BASE_TYPE_MASK, reg_id;
+	const struct btf *reg_btf = reg->btf;
+	const char *implied = implied_struct(reg->type), *have;
+	bool unsafe = flags & ~TRUSTED_MODIFIERS, strict;
+	char t1[64], t2[64];
+	int id;
+
+	if ((base_type(reg->type) != PTR_TO_BTF_ID || (unsafe && !(reg->type & MEM_RCU))) &&
+	    !implied) {
+		verbose(env, "arg#%u is %s ", regno - 1,
+			reg_type_name(env, t1, sizeof(t1), reg->type));
+		verbose(env, "expected %s or socket\n",
+			reg_type_name(env, t2, sizeof(t2),
+				      base_type(reg->type) | (flags & TRUSTED_MODIFIERS)));
+		return -EINVAL;
+	}
+	if (implied) {
+		id = btf_index_find(env->targ_index, k->btf, implied, BTF_KIND_STRUCT);
+		if (id <= 0)
+			return unsupported(env, "kfunc argument of a socket type without its BTF");
+		reg_btf = k->btf;
+		reg_id = (uint32_t)id;
+	} else {
+		reg_id = reg->btf_id;
+	}
+	if (reg_btf != k->btf)
+		return unsupported(env, "kfunc argument of a program's BTF type");
+	strict = (k->flags & KF_RELEASE) && reg->ref_obj_id;
+	(void)meta;
+	if (btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
+		return 0;
+	have = kbtf_name(reg_btf, reg_id);
+	/* A kfunc taking __sk_buff or xdp_md may be given the kernel struct. */
+	if ((!strcmp(pointee_name(k, ref), "__sk_buff") && !strcmp(have, "sk_buff")) ||
+	    (!strcmp(pointee_name(k, ref), "xdp_md") && !strcmp(have, "xdp_buff")))
+		return 0;
+	verbose(env, "kernel function %s args#%u expected pointer to %s %s but R%u has a pointer to %s %s\n",
+		k->name, regno - 1, kbtf_kind_str(ref), pointee_name(k, ref), regno,
+		kbtf_kind_str(kbtf_skip_mods(reg_btf, reg_id, NULL)), have);
+	return -EINVAL;
+}
+
+/* Memory of the pointee's size, read and written (a NULL that may be
+ * NULL is checked as not NULL). */
+static int mem_param(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
+		     const struct btf_type *ref)
+{
+	struct reg_state *reg = &cur_regs(env)[regno], saved = *reg;
+	struct kbtf_size sz;
+	int err;
+
+	if (!kbtf_resolve_size(k->btf, ref, &sz)) {
+		verbose(env, "arg#%u reference type('%s %s') size cannot be determined: %d\n",
+			regno - 1, kbtf_kind_str(ref), pointee_name(k, ref), -EINVAL);
+		return -EINVAL;
+	}
+	if (is_null_reg(reg))
+		return 0;
+	reg->type &= ~PTR_MAYBE_NULL;
+	err = check_helper_mem_access(env, regno, (int)sz.size, ACCESS_READ, true, false, NULL);
+	if (!err)
+		err = check_helper_mem_access(env, regno, (int)sz.size, ACCESS_WRITE, true, false,
+					      NULL);
+	*reg = saved;
+	return err;
+}
+
+static int mem_size_param(struct vet_env *env, const struct kfunc_desc *k,
+			  const struct btf_param *params, uint32_t regno, struct kfunc_meta *meta)
+{
+	struct reg_state *regs = cur_regs(env), *mem = &regs[regno], saved = *mem;
+	const struct reg_state *size = &regs[regno + 1];
+	int err = 0;
+
+	if (!is_null_reg(mem) || !param_suffix(k, &params[regno - 1], "__opt")) {
+		mem->type &= ~PTR_MAYBE_NULL;
+		err = check_mem_size_pair(env, regno + 1, ACCESS_READ);
+		if (!err)
+			err = check_mem_size_pair(env, regno + 1, ACCESS_WRITE);
+		*mem = saved;
+		if (err) {
+			verbose(env, "arg#%u arg#%u memory, len pair leads to invalid memory access\n",
+				regno - 1, regno);
+			return err;
+		}
+	}
+	if (!is_size_param(k, &params[regno], size, "__szk"))
+		return 0;
+	if (meta->const_found) {
+		verbose(env, "verifier internal error: only one constant argument permitted\n");
+		return -EFAULT;
+	}
+	if (!tnum_is_const(size->b.var_off)) {
+		verbose(env, "R%u must be a known constant\n", regno + 1);
+		return -EINVAL;
+	}
+	meta->const_found = true;
+	meta->const_value = size->b.var_off.value;
+	return 0;
+}
+
+/* Walking a cgroup's tasks takes a lock that only some programs may. */
+static bool css_task_iter_allowed(const struct vet_env *env)
+{
+	if (env->prog_type == BPF_PROG_TYPE_LSM)
+		return true;
+	if (env->prog_type == BPF_PROG_TYPE_TRACING &&
+	    env->expected_attach_type == BPF_TRACE_ITER)
+		return true;
+	return env->cur->in_sleepable;
+}
+
+static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int kind,
+			  uint32_t regno, const struct btf_type *ref, uint32_t ref_id,
+			  uint32_t insn_idx, struct kfunc_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	char tb[64];
+	int id;
+
+	switch (kind) {
+	case KARG_CTX:
+		if (reg->type != PTR_TO_CTX) {
+			verbose(env, "arg#%u expected pointer to ctx, but got %s\n", regno - 1,
+				reg_type_name(env, tb, sizeof(tb), reg->type));
+			return -EINVAL;
+		}
+		return 0;
+	case KARG_MAP:
+		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
+			verbose(env, "pointer in R%u isn't map pointer\n", regno);
+			return -EINVAL;
+		}
+		id = btf_index_find(env->targ_index, k->btf, "bpf_map", BTF_KIND_STRUCT);
+		if (id <= 0)
+			return unsupported(env, "kfunc map argument without struct bpf_map");
+		return btf_id_param(env, k, regno,
+				    btf__type_by_id(k->btf, (uint32_t)id), (uint32_t)id, meta);
+	case KARG_BTF_ID:
+		return btf_id_param(env, k, regno, ref, ref_id, meta);
+	case KARG_MEM:
+		return mem_param(env, k, regno, ref);
+	case KARG_CALLBACK:
+		if (reg->type != PTR_TO_FUNC) {
+			verbose(env, "arg%u expected pointer to func\n", regno - 1);
+			return -EINVAL;
+		}
+		return unsupported(env, "kfunc callback");
+	case KARG_CONST_STR:
+		if (reg->type != PTR_TO_MAP_VALUE) {
+			verbose(env, "arg#%u doesn't point to a const string\n", regno - 1);
+			return -EINVAL;
+		}
+		return check_const_str(env, regno);
+	case KARG_ITER:
+		if (!strcmp(k->name, "bpf_iter_css_task_new") && !css_task_iter_allowed(env)) {
+			verbose(env, "css_task_iter is only allowed in bpf_lsm, bpf_iter and sleepable progs\n");
+			return -EINVAL;
+		}
+		return iter_process_arg(env, k, insn_idx, &meta->it);
+	default:
+		return 0;
+	}
+}
+
+static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
+		     const struct btf_param *params, int i, uint32_t insn_idx,
+		     struct kfunc_meta *meta)
+{
+	const struct btf_type *t = kbtf_skip_mods(k->btf, params[i].type, NULL), *ref;
+	uint32_t regno = (uint32_t)i + 1, ref_id = 0, arg_type = 0;
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	int kind, err;
+
+	if ((k->flags & (KF_TRUSTED_ARGS | KF_RCU)) &&
+	    (is_null_reg(reg) || type_may_be_null(reg->type)) &&
+	    !param_suffix(k, &params[i], "__nullable")) {
+		verbose(env, "Possibly NULL pointer passed to trusted arg%d\n", i);
+		return -EACCES;
+	}
+	if (reg->ref_obj_id) {
+		if ((k->flags & KF_RELEASE) && meta->ref_obj_id) {
+			verbose(env, "verifier internal error: more than one arg with ref_obj_id R%u %u %u\n",
+				regno, reg->ref_obj_id, meta->ref_obj_id);
+			return -EFAULT;
+		}
+		meta->ref_obj_id = reg->ref_obj_id;
+		if (k->flags & KF_RELEASE)
+			meta->release_regno = regno;
+	}
+	ref = kbtf_skip_mods(k->btf, t->type, &ref_id);
+	kind = ptr_param_kind(env, k, params, i, ref);
+	if (kind < 0)
+		return kind;
+	if (kind == KARG_NULL)
+		return 0;
+	if (kind == KARG_OBJECT_MODEL)
+		return unsupported(env, "kfunc argument of the object model (dynptr, allocated object, graph)");
+	if (kind == KARG_BTF_ID || kind == KARG_MAP) {
+		err = check_trust(env, k, regno);
+		if (err)
+			return err;
+	}
+	if ((k->flags & KF_RELEASE) && reg->ref_obj_id)
+		arg_type |= OBJ_RELEASE;
+	err = check_func_arg_reg_off(env, reg, regno, arg_type);
+	if (err)
+		return err;
+	err = check_ptr_kind(env, k, kind, regno, ref, ref_id, insn_idx, meta);
+	if (err || kind != KARG_MEM_SIZE)
+		return err;
+	err = mem_size_param(env, k, params, regno, meta);
+	return err ? err : 1;	/* the size parameter is done too */
+}
+
+int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
+		     struct kfunc_meta *meta)
+{
+	const struct btf_param *params = kfunc_params(k);
+	int err;
+
+	if (k->nargs > 5) {
+		verbose(env, "Function %s has %d > %d args\n", k->name, k->nargs, 5);
+		return -EINVAL;
+	}
+	for (int i = 0; i < k->nargs; i++) {
+		const struct btf_type *t = kbtf_skip_mods(k->btf, params[i].type, NULL);
+
+		if (param_suffix(k, &params[i], "__ign"))
+			continue;
+		if (t && (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t))) {
+			err = scalar_param(env, k, &params[i], (uint32_t)i + 1, meta);
+		} else if (t && btf_is_ptr(t)) {
+			err = ptr_param(env, k, params, i, insn_idx, meta);
+			if (err == 1) {
+				i++;
+				err = 0;
+			}
+		} else {
+			verbose(env, "Unrecognized arg#%d type %s\n", i, kbtf_kind_str(t));
+			err = -EINVAL;
+		}
+		if (err)
+			return err;
+	}
+	if ((k->flags & KF_RELEASE) && !meta->release_regno) {
+		verbose(env, "release kernel function %s expects refcounted PTR_TO_BTF_ID\n",
+			k->name);
+		return -EINVAL;
+	}
+	return 0;
+}
