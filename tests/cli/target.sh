@@ -63,31 +63,6 @@ need_corpus target_record_corpus
 for v in 6.1 6.12; do
 	[ -s "build/target-$v/btf" ] || { fail "target_$v" "no build/target-$v: run make target"; exit 0; }
 done
-# like_record VERSION NAME OBJECT [PROG...]: every program of OBJECT (or
-# the PROGs named) verifies for the target as kernel-VERSION.csv says.
-like_record() {
-	v=$1 name=$2 obj=$3
-	shift 3
-	path=build/corpus/verifier/$obj
-	[ -f "$path" ] || path=build/corpus/progs/$obj
-	"$BPFVET" "$path" --target "build/target-$v" -o csv \
-		-e file_name,prog_name,verdict,total_insns,error >"$TMP/got.csv" 2>/dev/null
-	python3 - "tests/conformance/kernel-$v.csv" "$TMP/got.csv" "$name" "$obj" "$@" <<'PY'
-import csv, sys
-ref, got_csv, name, obj, progs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
-got = {r['prog_name']: r for r in csv.DictReader(open(got_csv))}
-rows = [k for k in csv.DictReader(open(ref)) if k['file'] == obj and (not progs or k['prog'] in progs)]
-if not rows or (progs and len(rows) != len(progs)):
-    print('FAIL %s: the record has %d of the programs asked for' % (name, len(rows)))
-for k in rows:
-    g = got.get(k['prog'], {})
-    want = (k['verdict'], k['insns'], k['error'] if k['verdict'] == 'failure' else '')
-    have = (g.get('verdict'), g.get('total_insns'),
-            g.get('error') if g.get('verdict') == 'failure' else '')
-    print(('PASS %s %s' % (name, k['prog'])) if want == have else
-          'FAIL %s %s: got %s, kernel %s' % (name, k['prog'], have, want))
-PY
-}
 # ISA v4 (6.6): 6.1 refuses it with its message where it stops.
 for o in sdiv movsx bswap gotol ldsx; do like_record 6.1 target_6_1_isa_v4 "verifier_$o.bpf.o"; done
 # may_goto (6.9): an opcode 6.1's table lacks, refused before the walk.
