@@ -93,10 +93,12 @@ static int describe_btf(const struct vet_env *env, const char *name, struct kfun
 	proto = func ? btf__type_by_id(btf, func->type) : NULL;
 	if (!proto || !btf_is_func_proto(proto))
 		return -ENOENT;
+	uint32_t kver = env->prog->obj ? env->prog->obj->target_kver : 0;
+
 	memset(out, 0, sizeof(*out));
-	out->row = kfunc_row_find(name, env->prog->obj ? env->prog->obj->target_kver : 0);
+	out->row = kfunc_row_find(name, kver);
 	out->name = btf__name_by_offset(btf, func->name_off);
-	out->flags = out->row ? out->row->flags : 0;
+	out->flags = out->row ? kfunc_row_flags(out->row, kver) : 0;
 	out->kind = kind_of(name, out->flags);
 	out->btf = btf;
 	out->func_id = (uint32_t)id;

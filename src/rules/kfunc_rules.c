@@ -32,6 +32,29 @@ static const struct kfunc_set_row *row_search(const char *name)
 	return NULL;
 }
 
+/* Flags a later kernel added to a 6.12 row, found by loading programs
+ * into Linux 6.18. */
+static const struct {
+	const char *name;
+	uint32_t since;
+	uint32_t flags;
+} added_flags[] = {
+	/* test_bpf_nf's lookups with a NULL tuple: "Possibly NULL pointer
+	 * passed to trusted arg1" on 6.18, accepted by 6.12. */
+	{ "bpf_skb_ct_lookup", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_xdp_ct_lookup", KV(6, 13, 0), KF_TRUSTED_ARGS },
+};
+
+uint32_t kfunc_row_flags(const struct kfunc_set_row *row, uint32_t kver)
+{
+	uint32_t flags = row->flags;
+
+	for (size_t i = 0; i < sizeof(added_flags) / sizeof(added_flags[0]); i++)
+		if ((!kver || kver >= added_flags[i].since) && !strcmp(row->name, added_flags[i].name))
+			flags |= added_flags[i].flags;
+	return flags;
+}
+
 const struct kfunc_set_row *kfunc_row_find(const char *name, uint32_t kver)
 {
 	if (!name)

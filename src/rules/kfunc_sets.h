@@ -68,6 +68,8 @@ extern const size_t kfunc_set_row_cnt;
 /* The row of a kfunc of the target `kver` (0: the newest), NULL when no
  * set of that kernel has it. */
 const struct kfunc_set_row *kfunc_row_find(const char *name, uint32_t kver);
+/* The row's flags on the target `kver`. */
+uint32_t kfunc_row_flags(const struct kfunc_set_row *row, uint32_t kver);
 /* The hook of a program type, 0 for types no set can name. */
 uint32_t kfunc_hook_of(uint32_t prog_type);
 

@@ -27,6 +27,7 @@ static const struct {
 	[KVER_SPILL_TRACKING] = { KV(6, 8, 0), "spilled scalars keep ids and bounds (6.8)" },
 	[KVER_LOCKED_SUBPROG_CALLS] = { KV(6, 9, 0), "static calls under a spin lock (6.9)" },
 	[KVER_GLOBAL_CALL_PREEMPT] = { KV(6, 14, 0), "global calls with preemption disabled (after 6.12)" },
+	[KVER_RDONLY_CAST_VOID] = { KV(6, 16, 0), "bpf_rdonly_cast to void (after 6.12)" },
 	[KVER_CONST_KEY_NONNULL] = { KV(6, 14, 0), "array lookups of constant keys not NULL (6.14)" },
 	[KVER_CALLBACK_ITERATION] = { KV(6, 7, 0), "callbacks walked until they converge (6.7)" },
 	[KVER_ANY_BACK_EDGE] = { KV(6, 2, 0), "loops closed by any edge (after 6.1)" },

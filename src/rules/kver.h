@@ -41,6 +41,8 @@ enum kver_feature {
 	/* Global functions that cannot sleep may be called with preemption
 	 * disabled. */
 	KVER_GLOBAL_CALL_PREEMPT,
+	/* bpf_rdonly_cast() to type id 0 gives untrusted read-only memory. */
+	KVER_RDONLY_CAST_VOID,
 	/* bpf_map_lookup_elem() of a constant key inside an array returns a
 	 * pointer that is not NULL. */
 	KVER_CONST_KEY_NONNULL,

@@ -423,7 +423,7 @@ static uint32_t walk_trust(const struct vet_env *env, const struct reg_state *re
 }
 
 static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct reg_state *reg,
-			      int off, enum access_type t, const char *tname)
+			      int off, int size, enum access_type t, const char *tname)
 {
 	char tn[48];
 
@@ -455,12 +455,8 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 		verbose(env, "R%u is ptr_%s access percpu memory: off=%d\n", regno, tname, off);
 		return -EACCES;
 	}
-	/* Tracing programs write no kernel struct; allocated objects
-	 * (kfuncs) are not modelled. */
-	if (t != ACCESS_READ) {
-		verbose(env, "only read is supported\n");
-		return -EACCES;
-	}
+	if (t != ACCESS_READ)
+		return check_btf_write(env, reg, off, size);
 	return 0;
 }
 
@@ -489,7 +485,7 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 		return unsupported(env, "BTF pointer without target BTF");
 	if (reg->type & MEM_ALLOC)
 		return unsupported(env, "access to an allocated object");
-	ret = check_btf_ptr_regs(env, regno, reg, off, t, kbtf_name(reg->btf, reg->btf_id));
+	ret = check_btf_ptr_regs(env, regno, reg, off, size, t, kbtf_name(reg->btf, reg->btf_id));
 	if (ret)
 		return ret;
 	ret = struct_access(env, reg, off, size, &w);

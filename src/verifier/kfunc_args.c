@@ -237,9 +237,10 @@ static int scalar_param(struct vet_env *env, const struct kfunc_desc *k,
 	return mark_chain_precision(env, (int)regno);
 }
 
+/* Release kfuncs take trusted arguments too. */
 static bool flags_trusted(const struct kfunc_desc *k)
 {
-	return k->flags & (KF_TRUSTED_ARGS | KF_RCU);
+	return k->flags & (KF_TRUSTED_ARGS | KF_RELEASE | KF_RCU);
 }
 
 /* KF_TRUSTED_ARGS: referenced or trusted pointers; KF_RCU: RCU ones too. */
@@ -261,6 +262,17 @@ static int check_trust(struct vet_env *env, const struct kfunc_desc *k, uint32_t
 }
 
 #define TRUSTED_MODIFIERS (MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
+
+/* "nf_conn___init" and "nf_conn": two names of one struct, which the
+ * kernel does not let stand for each other, even though one starts with
+ * the other. */
+static bool nocast_alias(const char *a, const char *b)
+{
+	const char *fa = strstr(a, "___"), *fb = strstr(b, "___");
+	size_t na = fa ? (size_t)(fa - a) : strlen(a), nb = fb ? (size_t)(fb - b) : strlen(b);
+
+	return strcmp(a, b) && na == nb && !strncmp(a, b, na);
+}
 
 static int btf_id_param(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
 			const struct btf_type *ref, uint32_t ref_id, const struct kfunc_meta *meta)
@@ -293,7 +305,8 @@ static int btf_id_param(struct vet_env *env, const struct kfunc_desc *k, uint32_
 	}
 	if (reg_btf != k->btf)
 		return unsupported(env, "kfunc argument of a program's BTF type");
-	strict = (k->flags & KF_RELEASE) && reg->ref_obj_id;
+	strict = ((k->flags & KF_RELEASE) && reg->ref_obj_id) ||
+		 nocast_alias(kbtf_name(reg_btf, reg_id), pointee_name(k, ref));
 	(void)meta;
 	if (btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
 		return 0;
@@ -384,7 +397,7 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	char tb[64];
-	int id;
+	int id, err;
 
 	switch (kind) {
 	case KARG_CTX:
@@ -425,7 +438,11 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "css_task_iter is only allowed in bpf_lsm, bpf_iter and sleepable progs\n");
 			return -EINVAL;
 		}
-		return iter_process_arg(env, k, insn_idx, &meta->it);
+		err = iter_process_arg(env, k, insn_idx, &meta->it);
+		/* What _next() returns lives as long as the iterator. */
+		if (!err && meta->it.ref_obj_id)
+			meta->ref_obj_id = meta->it.ref_obj_id;
+		return err;
 	default:
 		return 0;
 	}
@@ -440,7 +457,7 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	int kind, err;
 
-	if ((k->flags & (KF_TRUSTED_ARGS | KF_RCU)) &&
+	if (flags_trusted(k) &&
 	    (is_null_reg(reg) || type_may_be_null(reg->type)) &&
 	    !param_suffix(k, &params[i], "__nullable")) {
 		verbose(env, "Possibly NULL pointer passed to trusted arg%d\n", i);

@@ -55,8 +55,18 @@ static int rdonly_cast(struct vet_env *env, const struct kfunc_desc *k,
 	const struct btf_type *t = meta->const_value <= UINT32_MAX ?
 				   btf__type_by_id(k->btf, (uint32_t)meta->const_value) : NULL;
 
+	bool to_void = env_has(env, KVER_RDONLY_CAST_VOID);
+
+	if (to_void && t && btf_kind(t) == BTF_KIND_UNKN) {
+		/* Id 0: untrusted read-only memory of no size, for the
+		 * probe-read helpers. */
+		reg_mark_ptr(r0, PTR_TO_MEM | MEM_RDONLY | PTR_UNTRUSTED);
+		r0->mem_size = 0;
+		return 0;
+	}
 	if (!t || !kbtf_is_struct(t)) {
-		verbose(env, "kfunc bpf_rdonly_cast type ID argument must be of a struct\n");
+		verbose(env, "kfunc bpf_rdonly_cast type ID argument must be of a struct%s\n",
+			to_void ? " or void" : "");
 		return -EINVAL;
 	}
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | PTR_UNTRUSTED);

@@ -217,6 +217,8 @@ int check_buf_region(struct vet_env *env, uint32_t regno, int off, int size,
 
 /* btf_access.c: BTF-typed pointers */
 bool reg_is_trusted(const struct reg_state *reg);
+/* btf_write.c: a store through a BTF pointer */
+int check_btf_write(struct vet_env *env, const struct reg_state *reg, int off, int size);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,
 			    enum access_type t, int value_regno);
 int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int size,
