@@ -15,7 +15,6 @@
 #include "verifier.h"
 
 #define HELPER_SK_RELEASE	86
-#define HELPER_KPTR_XCHG	194
 
 /* The struct an argument must point to, NULL when the helper names none. */
 static const char *arg_struct(const struct vet_env *env, uint32_t regno, uint32_t arg_type,
@@ -76,7 +75,7 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		return -EACCES;
 	}
 	if (func_id == HELPER_KPTR_XCHG)
-		return unsupported(env, "kptr exchange of a BTF pointer");
+		return kptr_match_type(env, regno, meta->kptr_field);
 	need = meta->arg_btf_id ? kbtf_name(env->targ_btf, meta->arg_btf_id) :
 	       arg_struct(env, regno, arg_type, func_id);
 	if (!need) {

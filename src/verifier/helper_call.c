@@ -589,6 +589,8 @@ static int set_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		r0->mem_size = (uint32_t)meta->mem_size;
 		return 0;
 	default:
+		if (fn->id == HELPER_KPTR_XCHG)
+			return kptr_xchg_return(env, meta->kptr_field, r0);
 		return set_btf_return_reg(env, fn, r0);
 	}
 }

@@ -160,7 +160,7 @@ static int kptr_store_reg(struct vet_env *env, int value_regno, const struct map
 	if (val->type == SCALAR_VALUE && tnum_equals_const(val->b.var_off, 0))
 		return mark_chain_precision(env, value_regno);
 	if (base_type(val->type) == PTR_TO_BTF_ID)
-		return unsupported(env, "kptr store of a BTF pointer");
+		return kptr_match_type(env, (uint32_t)value_regno, f);
 	if (btf && f->kptr_type_id) {
 		const struct btf_type *t = btf__type_by_id(btf, f->kptr_type_id);
 
@@ -203,7 +203,7 @@ int check_map_kptr_access(struct vet_env *env, uint32_t insn_idx, int value_regn
 	}
 	switch (cls) {
 	case BPF_LDX:
-		return unsupported(env, "kptr load");
+		return kptr_load(env, value_regno, f);
 	case BPF_STX:
 		return kptr_store_reg(env, value_regno, f);
 	case BPF_ST:
