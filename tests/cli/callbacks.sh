@@ -1,0 +1,75 @@
+# The callbacks of bpf_find_vma (task, vma, ctx) and bpf_user_ringbuf_drain
+# (a read-only local dynptr, ctx), and the dynptr release checks they lead
+# to, against what the recorded kernels said: for each line below, bpfvet
+# --target build/target-VERSION (make target) must give the verdict, the
+# processed-instruction count and, for a rejection, the first error of that
+# program's row in tests/conformance/kernel-VERSION.csv.
+. tests/lib.sh
+need_corpus callbacks_corpus
+
+# version object program
+cat >"$TMP/cases" <<'LIST'
+6.18 find_vma_fail1.bpf.o handle_getpid
+6.18 find_vma_fail2.bpf.o handle_getpid
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access1
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access2
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_write_forbidden
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_null_context_write
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_null_context_read
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_discard_dynptr
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_submit_dynptr
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_invalid_return
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_const_ptr_to_dynptr_reg_off
+6.18 verifier_iterating_callbacks.bpf.o unsafe_ringbuf_drain
+6.18 verifier_iterating_callbacks.bpf.o unsafe_find_vma
+6.18 dynptr_fail.bpf.o ringbuf_release_uninit_dynptr
+6.12 find_vma_fail1.bpf.o handle_getpid
+6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access1
+6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_discard_dynptr
+6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_invalid_return
+6.12 user_ringbuf_success.bpf.o test_user_ringbuf_epoll
+6.12 verifier_iterating_callbacks.bpf.o unsafe_find_vma
+6.1 find_vma_fail1.bpf.o handle_getpid
+6.1 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access1
+6.1 user_ringbuf_fail.bpf.o user_ringbuf_callback_write_forbidden
+6.1 user_ringbuf_fail.bpf.o user_ringbuf_callback_discard_dynptr
+6.1 user_ringbuf_fail.bpf.o user_ringbuf_callback_invalid_return
+6.1 user_ringbuf_fail.bpf.o user_ringbuf_callback_const_ptr_to_dynptr_reg_off
+6.1 verifier_iterating_callbacks.bpf.o unsafe_ringbuf_drain
+6.1 verifier_iterating_callbacks.bpf.o unsafe_find_vma
+6.1 dynptr_fail.bpf.o ringbuf_release_uninit_dynptr
+LIST
+
+for v in $(cut -d' ' -f1 "$TMP/cases" | sort -u); do
+	if [ ! -s "build/target-$v/btf" ]; then
+		fail "callbacks_$v" "no build/target-$v: run make target"
+		continue
+	fi
+	grep "^$v " "$TMP/cases" | while read -r _ obj prog; do
+		f=build/corpus/progs/$obj
+		[ -f "$f" ] || f=build/corpus/verifier/$obj
+		"$BPFVET" "$f" --target "build/target-$v" -p "$prog" -o csv \
+			-e file_name,prog_name,verdict,total_insns,error 2>/dev/null | tail -n +2
+	done >"$TMP/got-$v.csv"
+	python3 - "tests/conformance/kernel-$v.csv" "$TMP/got-$v.csv" "$v" "$TMP/cases" <<'PY'
+import csv, sys
+ref = {(r['file'], r['prog']): r for r in csv.DictReader(open(sys.argv[1]))}
+got = {(r[0], r[1]): r for r in csv.reader(open(sys.argv[2]))}
+v = sys.argv[3]
+for line in open(sys.argv[4]):
+    t, obj, prog = line.split()
+    if t != v:
+        continue
+    name = 'callbacks_%s %s/%s' % (v, obj, prog)
+    k, g = ref.get((obj, prog)), got.get((obj, prog))
+    if not k or not g:
+        print('FAIL %s: no %s row' % (name, 'recorded' if not k else 'bpfvet'))
+        continue
+    want = (k['verdict'], k['insns'], k['error'] if k['verdict'] == 'failure' else '')
+    have = (g[2], g[3], g[4] if g[2] == 'failure' else '')
+    if want == have:
+        print('PASS ' + name)
+    else:
+        print('FAIL %s: got %s, kernel %s' % (name, have, want))
+PY
+done
