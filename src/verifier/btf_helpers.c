@@ -152,18 +152,67 @@ static bool sk_storage_allowed(const struct vet_env *env)
 	}
 }
 
+/*
+ * LSM hooks (without their "bpf_lsm_" prefix) that Linux 6.1 and 6.12 both
+ * list as sleepable. The kernel's list moves between releases in both
+ * directions (6.12 dropped key_free and inet_conn_established, added the
+ * path_* and bpf_token_* hooks), so only hooks in both are taken as known;
+ * 6.18's list could not be checked here (this machine runs no BPF LSM).
+ */
+static const char *const sleepable_lsm_hooks[] = {
+	"bpf", "bpf_map", "bpf_prog",
+	"bprm_check_security", "bprm_committed_creds", "bprm_committing_creds",
+	"bprm_creds_for_exec", "bprm_creds_from_file",
+	"capget", "capset", "cred_prepare", "current_getsecid_subj",
+	"file_ioctl", "file_lock", "file_open", "file_receive",
+	"inode_create", "inode_free_security", "inode_getattr", "inode_getxattr",
+	"inode_mknod", "inode_need_killpriv", "inode_post_setxattr", "inode_readlink",
+	"inode_rename", "inode_rmdir", "inode_setattr", "inode_setxattr",
+	"inode_symlink", "inode_unlink",
+	"kernel_module_request", "kernel_read_file", "kernfs_init_security",
+	"mmap_file", "netlink_send", "path_notify", "release_secctx",
+	"sb_alloc_security", "sb_eat_lsm_opts", "sb_kern_mount", "sb_mount",
+	"sb_remount", "sb_set_mnt_opts", "sb_show_options", "sb_statfs", "sb_umount",
+	"settime",
+	"socket_accept", "socket_bind", "socket_connect", "socket_create",
+	"socket_getpeername", "socket_getpeersec_dgram", "socket_getsockname",
+	"socket_getsockopt", "socket_listen", "socket_post_create", "socket_recvmsg",
+	"socket_sendmsg", "socket_shutdown", "socket_socketpair",
+	"syslog", "task_alloc", "task_getsecid_obj", "task_prctl", "task_setscheduler",
+};
+
+static bool known_sleepable_lsm_hook(const char *attach_name)
+{
+	static const char prefix[] = "bpf_lsm_";
+	const char *hook;
+
+	if (strncmp(attach_name, prefix, strlen(prefix)))
+		return false;
+	hook = attach_name + strlen(prefix);
+	for (size_t i = 0; i < sizeof(sleepable_lsm_hooks) / sizeof(sleepable_lsm_hooks[0]); i++)
+		if (!strcmp(hook, sleepable_lsm_hooks[i]))
+			return true;
+	return false;
+}
+
 int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn)
 {
 	bool ok;
 
-	/* Iterators may use them all. The other rules look at the attach
-	 * target, or at the LSM hook's sleepability, which bpfvet does not
-	 * know. */
+	/* Iterators may use them all. */
 	if (env->prog_type == BPF_PROG_TYPE_TRACING &&
 	    env->expected_attach_type == BPF_TRACE_ITER)
 		return 0;
-	if (env->prog_type == BPF_PROG_TYPE_LSM || !env->attach.name)
+	if (!env->attach.name)
 		return unsupported(env, "helper restricted to some attach targets");
+	/* An LSM program may call them (bpf_d_path, bpf_ima_*_hash) on a
+	 * sleepable hook. A hook outside the known list may be sleepable on
+	 * the target all the same: left undecided. */
+	if (env->prog_type == BPF_PROG_TYPE_LSM) {
+		if (known_sleepable_lsm_hook(env->attach.name))
+			return 0;
+		return unsupported(env, "helper restricted to sleepable LSM hooks, on an LSM hook not known to be one");
+	}
 	if (!strcmp(fn->variant, "d_path"))
 		ok = d_path_allowed(env);
 	else if (!strncmp(fn->variant, "sk_storage_", strlen("sk_storage_")))

@@ -1,14 +1,14 @@
-# The callbacks of bpf_find_vma (task, vma, ctx) and bpf_user_ringbuf_drain
-# (a read-only local dynptr, ctx), and the dynptr release checks they lead
-# to, against what the recorded kernels said: for each line below, bpfvet
-# --target build/target-VERSION (make target) must give the verdict, the
-# processed-instruction count and, for a rejection, the first error of that
-# program's row in tests/conformance/kernel-VERSION.csv.
+# Corpus programs against what the recorded kernels said: for each line
+# below, bpfvet --target build/target-VERSION (make target) must give the
+# verdict, the processed-instruction count and, for a rejection, the first
+# error of that program's row in tests/conformance/kernel-VERSION.csv.
 . tests/lib.sh
-need_corpus callbacks_corpus
+need_corpus recorded_cases_corpus
 
-# version object program
-cat >"$TMP/cases" <<'LIST'
+# version object program ('#' lines say what the group below shows)
+grep -v '^#' >"$TMP/cases" <<'LIST'
+# The callbacks of bpf_find_vma (task, vma, ctx) and bpf_user_ringbuf_drain
+# (a read-only local dynptr, ctx), and the dynptr release checks they lead to.
 6.18 find_vma_fail1.bpf.o handle_getpid
 6.18 find_vma_fail2.bpf.o handle_getpid
 6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access1
@@ -38,11 +38,18 @@ cat >"$TMP/cases" <<'LIST'
 6.1 verifier_iterating_callbacks.bpf.o unsafe_ringbuf_drain
 6.1 verifier_iterating_callbacks.bpf.o unsafe_find_vma
 6.1 dynptr_fail.bpf.o ringbuf_release_uninit_dynptr
+# bpf_ima_inode_hash and bpf_ima_file_hash on sleepable LSM hooks (the
+# record of 6.18 has no LSM verdicts: BPF LSM was off).
+6.12 ima.bpf.o bprm_committed_creds
+6.12 ima.bpf.o bprm_creds_for_exec
+6.12 ima.bpf.o kernel_read_file
+6.1 ima.bpf.o bprm_committed_creds
+6.1 ima.bpf.o kernel_read_file
 LIST
 
 for v in $(cut -d' ' -f1 "$TMP/cases" | sort -u); do
 	if [ ! -s "build/target-$v/btf" ]; then
-		fail "callbacks_$v" "no build/target-$v: run make target"
+		fail "recorded_cases_$v" "no build/target-$v: run make target"
 		continue
 	fi
 	grep "^$v " "$TMP/cases" | while read -r _ obj prog; do
@@ -60,7 +67,7 @@ for line in open(sys.argv[4]):
     t, obj, prog = line.split()
     if t != v:
         continue
-    name = 'callbacks_%s %s/%s' % (v, obj, prog)
+    name = 'recorded_cases_%s %s/%s' % (v, obj, prog)
     k, g = ref.get((obj, prog)), got.get((obj, prog))
     if not k or not g:
         print('FAIL %s: no %s row' % (name, 'recorded' if not k else 'bpfvet'))
