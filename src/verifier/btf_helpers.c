@@ -121,6 +121,38 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 	return 0;
 }
 
+/*
+ * A CPU's copy of a per-CPU variable: a BTF pointer when the variable is a
+ * struct, else memory of the type's size (read-only for both helpers, a
+ * flag a BTF pointer does not carry).
+ */
+int set_percpu_return_reg(struct vet_env *env, const struct helper_proto *fn,
+			  const struct call_meta *meta, struct reg_state *r0)
+{
+	uint32_t flag = fn->ret_type & ~BASE_TYPE_MASK;
+	const struct btf *btf = meta->ret_btf;
+	const struct btf_type *t;
+	struct kbtf_size rs = { 0 };
+
+	if (!btf)
+		return unsupported(env, "per-CPU pointer helper without a per-CPU BTF argument");
+	t = kbtf_skip_mods(btf, meta->ret_btf_id, NULL);
+	if (t && kbtf_is_struct(t)) {
+		reg_mark_ptr(r0, PTR_TO_BTF_ID | (flag & ~MEM_RDONLY));
+		r0->btf = btf;
+		r0->btf_id = meta->ret_btf_id;
+		return 0;
+	}
+	if (!t || !kbtf_resolve_size(btf, t, &rs)) {
+		verbose(env, "unable to resolve the size of type '%s': %d\n",
+			t ? kbtf_msg_name(btf, t->name_off) : "", -EINVAL);
+		return -EINVAL;
+	}
+	reg_mark_ptr(r0, PTR_TO_MEM | flag);
+	r0->mem_size = rs.size;
+	return 0;
+}
+
 /* Functions whose fentry/fexit programs may call bpf_d_path. */
 static const char *const d_path_allowlist[] = {
 	"security_file_permission", "security_inode_getattr", "security_file_open",

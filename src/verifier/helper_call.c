@@ -611,6 +611,8 @@ static int set_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		reg_mark_ptr(r0, PTR_TO_MEM | flag);
 		r0->mem_size = (uint32_t)meta->mem_size;
 		return 0;
+	case RET_PTR_TO_MEM_OR_BTF_ID:
+		return set_percpu_return_reg(env, fn, meta, r0);
 	default:
 		return set_btf_return_reg(env, fn, r0);
 	}

@@ -339,6 +339,25 @@ int check_snprintf_call(struct vet_env *env)
 	return err;
 }
 
+/* bpf_per_cpu_ptr, bpf_this_cpu_ptr: the result points to the type of
+ * the per-CPU variable passed (a typed ksym). */
+static int check_percpu_btf_arg(struct vet_env *env, uint32_t regno, struct call_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+
+	if (!reg->btf_id) {
+		verbose(env, "Helper has invalid btf_id in R%u\n", regno);
+		return -EACCES;
+	}
+	/* A per-CPU object of the program's own types (a percpu kptr) makes
+	 * the result an allocated object: kptrs are not modelled yet. */
+	if (reg->btf != env->targ_btf || (reg->type & MEM_ALLOC))
+		return unsupported(env, "per-CPU pointer to an allocated object");
+	meta->ret_btf = reg->btf;
+	meta->ret_btf_id = reg->btf_id;
+	return 0;
+}
+
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		      struct call_meta *meta)
 {
@@ -354,7 +373,7 @@ int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	case ARG_PTR_TO_DYNPTR:
 		return unsupported(env, "dynptr argument");
 	case ARG_PTR_TO_PERCPU_BTF_ID:
-		return unsupported(env, "per-CPU BTF pointer argument");
+		return check_percpu_btf_arg(env, regno, meta);
 	default:
 		verbose(env, "verifier internal error: unexpected arg type %u\n", arg_type);
 		return -EFAULT;

@@ -45,6 +45,21 @@ grep -v '^#' >"$TMP/cases" <<'LIST'
 6.12 ima.bpf.o kernel_read_file
 6.1 ima.bpf.o bprm_committed_creds
 6.1 ima.bpf.o kernel_read_file
+# bpf_per_cpu_ptr and bpf_this_cpu_ptr of typed per-CPU ksyms (6.18's
+# record fails them at the load: its kernel has no CONFIG_KALLSYMS_ALL).
+6.12 read_bpf_task_storage_busy.bpf.o read_bpf_task_storage_busy
+6.12 test_d_path_check_rdonly_mem.bpf.o d_path_check_rdonly_mem
+6.12 test_d_path_check_types.bpf.o d_path_check_rdonly_mem
+6.12 test_ksyms_btf.bpf.o handler
+6.12 test_ksyms_btf_null_check.bpf.o handler
+6.12 test_ksyms_btf_write_check.bpf.o handler1
+6.12 test_ksyms_btf_write_check.bpf.o handler2
+6.12 test_ksyms_weak.bpf.o pass_handler
+6.1 test_d_path_check_types.bpf.o d_path_check_rdonly_mem
+6.1 test_ksyms_btf.bpf.o handler
+6.1 test_ksyms_btf_write_check.bpf.o handler2
+6.1 test_ksyms_weak.bpf.o pass_handler
+6.18 test_ksyms_btf.bpf.o handler
 LIST
 
 for v in $(cut -d' ' -f1 "$TMP/cases" | sort -u); do
