@@ -76,12 +76,14 @@ static const struct {
 	[KVER_ST_INTO_CTX] = { KV(6, 2, 0), "BPF_ST into the context (6.2)" },
 	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
 	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
-	[KVER_MSG_CONST_DYNPTR_RELEASE] = { KV(6, 2, 0), "callback dynptrs not released, named so (6.2)" },
 	/* The records bound this to (6.1, 6.12]; it is dated by the
 	 * kernel's history instead: the verifier-log series of late 2023
 	 * (default off=0/imm=0 omitted, smarter numbers, spilled states)
 	 * went into 6.8. */
 	[KVER_LOG_STATE_FORMAT] = { KV(6, 8, 0), "compact register states in the log (6.8)" },
+	/* Bound to (6.1, 6.12] by the records; dated by the rework of the
+	 * dynptr argument checks, in 6.2. */
+	[KVER_CONST_DYNPTR_ARGS] = { KV(6, 2, 0), "callback dynptrs checked as constant (6.2)" },
 	/* Bound to (6.1, 6.12] by the records; the dynptr-slice series that
 	 * gave dynptrs their ids went into 6.3. */
 	[KVER_DYNPTR_IDS] = { KV(6, 3, 0), "dynptrs carry ids (6.3)" },

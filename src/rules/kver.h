@@ -193,9 +193,6 @@ enum kver_feature {
 	 * generic "dereference of modified alloc_mem ptr R1 off=8
 	 * disallowed". */
 	KVER_MSG_RELEASE_OFF,
-	/* Releasing the dynptr a callback received: "cannot release unowned
-	 * const bpf_dynptr"; before, "arg 1 is an unacquired reference". */
-	KVER_MSG_CONST_DYNPTR_RELEASE,
 	/* Register and stack states in the log are compact: "ctx()", no
 	 * default off=0/imm=0, numbers past +-32K in hex, equal bounds
 	 * merged ("smin=smin32=0"), smax32= for s32_max=, spilled registers
@@ -203,6 +200,12 @@ enum kver_feature {
 	 * "ctx(off=0,imm=0)", all decimal, each bound by itself, and a
 	 * spilled register only by its type name. */
 	KVER_LOG_STATE_FORMAT,
+	/* The dynptr a bpf_user_ringbuf_drain callback receives is checked
+	 * as a constant one: releasing it is "cannot release unowned const
+	 * bpf_dynptr", initialising it again "Dynptr has to be an
+	 * uninitialized dynptr"; before, "arg 1 is an unacquired reference",
+	 * and a helper could initialise it again. */
+	KVER_CONST_DYNPTR_ARGS,
 	/* Every dynptr has an id, which its slices keep: the one a
 	 * bpf_user_ringbuf_drain callback receives shows as
 	 * "dynptr_ptr(id=1,type=local)"; before, it had none. */

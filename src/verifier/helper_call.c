@@ -498,7 +498,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 		 * receives (CONST_PTR_TO_DYNPTR) belongs to the helper. */
 		if (reg->type == PTR_TO_STACK)
 			return release_stack_dynptr(env, reg, regno);
-		if (env_has(env, KVER_MSG_CONST_DYNPTR_RELEASE))
+		if (env_has(env, KVER_CONST_DYNPTR_ARGS))
 			verbose(env, "cannot release unowned const bpf_dynptr\n");
 		else
 			verbose(env, "arg %u is an unacquired reference\n", regno);

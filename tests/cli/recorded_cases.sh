@@ -20,6 +20,8 @@ grep -v '^#' >"$TMP/cases" <<'LIST'
 6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_submit_dynptr
 6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_invalid_return
 6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_const_ptr_to_dynptr_reg_off
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_reinit_dynptr_mem
+6.18 user_ringbuf_fail.bpf.o user_ringbuf_callback_reinit_dynptr_ringbuf
 6.18 verifier_iterating_callbacks.bpf.o unsafe_ringbuf_drain
 6.18 verifier_iterating_callbacks.bpf.o unsafe_find_vma
 6.18 dynptr_fail.bpf.o ringbuf_release_uninit_dynptr
@@ -27,6 +29,7 @@ grep -v '^#' >"$TMP/cases" <<'LIST'
 6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_bad_access1
 6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_discard_dynptr
 6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_invalid_return
+6.12 user_ringbuf_fail.bpf.o user_ringbuf_callback_reinit_dynptr_mem
 6.12 user_ringbuf_success.bpf.o test_user_ringbuf_epoll
 6.12 verifier_iterating_callbacks.bpf.o unsafe_find_vma
 6.1 find_vma_fail1.bpf.o handle_getpid
