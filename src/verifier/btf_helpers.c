@@ -96,6 +96,12 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	return 0;
 }
 
+int target_struct_id(const struct vet_env *env, const char *name)
+{
+	return env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, name,
+					      BTF_KIND_STRUCT) : -1;
+}
+
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0)
 {

@@ -13,9 +13,6 @@
 
 #include <string.h>
 
-#include <bpf/btf.h>
-
-#include "base/base.h"
 #include "verifier.h"
 
 static const char *subprog_name(const struct vet_env *env, uint32_t i)
@@ -239,8 +236,7 @@ static int set_find_vma_cb(struct vet_env *env, struct func_state *caller,
 	(void)callsite;
 	/* callback_fn(task, vma, ctx): the task is the helper's own first
 	 * argument, the area a plain (untrusted) BTF pointer of vmlinux. */
-	id = env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, "vm_area_struct",
-					    BTF_KIND_STRUCT) : -1;
+	id = target_struct_id(env, "vm_area_struct");
 	if (id <= 0)
 		return unsupported(env, "bpf_find_vma callback without vm_area_struct in the target BTF");
 	callee->regs[BPF_REG_1] = caller->regs[BPF_REG_1];

@@ -232,6 +232,9 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 			  uint32_t need_id, bool strict);
 int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		       const struct call_meta *meta);
+/* Id of the struct `name` in the target BTF; <= 0 when absent or there is
+ * no target BTF. */
+int target_struct_id(const struct vet_env *env, const char *name);
 /* bpf_per_cpu_ptr, bpf_this_cpu_ptr: R0 points to the variable's type. */
 int set_percpu_return_reg(struct vet_env *env, const struct helper_proto *fn,
 			  const struct call_meta *meta, struct reg_state *r0);
