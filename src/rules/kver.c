@@ -83,6 +83,12 @@ static const struct {
 	 * (default off=0/imm=0 omitted, smarter numbers, spilled states)
 	 * went into 6.8. */
 	[KVER_LOG_STATE_FORMAT] = { KV(6, 8, 0), "compact register states in the log (6.8)" },
+	/* Bound to (6.1, 6.12] by the records; dated by the rework of the
+	 * dynptr argument checks, in 6.2. */
+	[KVER_CONST_DYNPTR_ARGS] = { KV(6, 2, 0), "callback dynptrs checked as constant (6.2)" },
+	/* Bound to (6.1, 6.12] by the records; the dynptr-slice series that
+	 * gave dynptrs their ids went into 6.3. */
+	[KVER_DYNPTR_IDS] = { KV(6, 3, 0), "dynptrs carry ids (6.3)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

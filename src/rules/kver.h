@@ -205,6 +205,16 @@ enum kver_feature {
 	 * "ctx(off=0,imm=0)", all decimal, each bound by itself, and a
 	 * spilled register only by its type name. */
 	KVER_LOG_STATE_FORMAT,
+	/* The dynptr a bpf_user_ringbuf_drain callback receives is checked
+	 * as a constant one: releasing it is "cannot release unowned const
+	 * bpf_dynptr", initialising it again "Dynptr has to be an
+	 * uninitialized dynptr"; before, "arg 1 is an unacquired reference",
+	 * and a helper could initialise it again. */
+	KVER_CONST_DYNPTR_ARGS,
+	/* Every dynptr has an id, which its slices keep: the one a
+	 * bpf_user_ringbuf_drain callback receives shows as
+	 * "dynptr_ptr(id=1,type=local)"; before, it had none. */
+	KVER_DYNPTR_IDS,
 	KVER__COUNT,
 };
 

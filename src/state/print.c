@@ -45,6 +45,19 @@ static void print_unum(struct vet_env *env, uint64_t v)
 		verbose(env, "%#" PRIx64, v);
 }
 
+/* The kind of a dynptr (a DYNPTR_TYPE_* flag), as the log names it. */
+static const char *dynptr_kind_str(int kind)
+{
+	switch ((uint32_t)kind) {
+	case DYNPTR_TYPE_LOCAL: return "local";
+	case DYNPTR_TYPE_RINGBUF: return "ringbuf";
+	case DYNPTR_TYPE_SKB: return "skb";
+	case DYNPTR_TYPE_XDP: return "xdp";
+	case DYNPTR_TYPE_SKB_META: return "skb_meta";
+	default: return "<unknown>";
+	}
+}
+
 /* Appends ",name=" (or "name=" first) to a parenthesised field list. */
 static void field(struct vet_env *env, bool *first, const char *name)
 {
@@ -91,6 +104,10 @@ static void print_ptr_fields(struct vet_env *env, const struct reg_state *reg)
 	if (base_type(t) == PTR_TO_MEM) {
 		field(env, &first, "sz=");
 		print_unum(env, reg->mem_size);
+	}
+	if (t == CONST_PTR_TO_DYNPTR) {
+		field(env, &first, "type=");
+		verbose(env, "%s", dynptr_kind_str(reg->dynptr.kind));
 	}
 	if (tnum_is_const(reg->b.var_off)) {
 		if (reg->b.var_off.value) {

@@ -95,6 +95,12 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	return 0;
 }
 
+int target_struct_id(const struct vet_env *env, const char *name)
+{
+	return env->targ_btf ? btf_index_find(env->targ_index, env->targ_btf, name,
+					      BTF_KIND_STRUCT) : -1;
+}
+
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0)
 {
@@ -117,6 +123,38 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | flag);
 	r0->btf = env->targ_btf;
 	r0->btf_id = (uint32_t)id;
+	return 0;
+}
+
+/*
+ * A CPU's copy of a per-CPU variable: a BTF pointer when the variable is a
+ * struct, else memory of the type's size (read-only for both helpers, a
+ * flag a BTF pointer does not carry).
+ */
+int set_percpu_return_reg(struct vet_env *env, const struct helper_proto *fn,
+			  const struct call_meta *meta, struct reg_state *r0)
+{
+	uint32_t flag = fn->ret_type & ~BASE_TYPE_MASK;
+	const struct btf *btf = meta->ret_btf;
+	const struct btf_type *t;
+	struct kbtf_size rs = { 0 };
+
+	if (!btf)
+		return unsupported(env, "per-CPU pointer helper without a per-CPU BTF argument");
+	t = kbtf_skip_mods(btf, meta->ret_btf_id, NULL);
+	if (t && kbtf_is_struct(t)) {
+		reg_mark_ptr(r0, PTR_TO_BTF_ID | (flag & ~MEM_RDONLY));
+		r0->btf = btf;
+		r0->btf_id = meta->ret_btf_id;
+		return 0;
+	}
+	if (!t || !kbtf_resolve_size(btf, t, &rs)) {
+		verbose(env, "unable to resolve the size of type '%s': %d\n",
+			t ? kbtf_msg_name(btf, t->name_off) : "", -EINVAL);
+		return -EINVAL;
+	}
+	reg_mark_ptr(r0, PTR_TO_MEM | flag);
+	r0->mem_size = rs.size;
 	return 0;
 }
 
@@ -151,18 +189,67 @@ static bool sk_storage_allowed(const struct vet_env *env)
 	}
 }
 
+/*
+ * LSM hooks (without their "bpf_lsm_" prefix) that Linux 6.1 and 6.12 both
+ * list as sleepable. The kernel's list moves between releases in both
+ * directions (6.12 dropped key_free and inet_conn_established, added the
+ * path_* and bpf_token_* hooks), so only hooks in both are taken as known;
+ * 6.18's list could not be checked here (this machine runs no BPF LSM).
+ */
+static const char *const sleepable_lsm_hooks[] = {
+	"bpf", "bpf_map", "bpf_prog",
+	"bprm_check_security", "bprm_committed_creds", "bprm_committing_creds",
+	"bprm_creds_for_exec", "bprm_creds_from_file",
+	"capget", "capset", "cred_prepare", "current_getsecid_subj",
+	"file_ioctl", "file_lock", "file_open", "file_receive",
+	"inode_create", "inode_free_security", "inode_getattr", "inode_getxattr",
+	"inode_mknod", "inode_need_killpriv", "inode_post_setxattr", "inode_readlink",
+	"inode_rename", "inode_rmdir", "inode_setattr", "inode_setxattr",
+	"inode_symlink", "inode_unlink",
+	"kernel_module_request", "kernel_read_file", "kernfs_init_security",
+	"mmap_file", "netlink_send", "path_notify", "release_secctx",
+	"sb_alloc_security", "sb_eat_lsm_opts", "sb_kern_mount", "sb_mount",
+	"sb_remount", "sb_set_mnt_opts", "sb_show_options", "sb_statfs", "sb_umount",
+	"settime",
+	"socket_accept", "socket_bind", "socket_connect", "socket_create",
+	"socket_getpeername", "socket_getpeersec_dgram", "socket_getsockname",
+	"socket_getsockopt", "socket_listen", "socket_post_create", "socket_recvmsg",
+	"socket_sendmsg", "socket_shutdown", "socket_socketpair",
+	"syslog", "task_alloc", "task_getsecid_obj", "task_prctl", "task_setscheduler",
+};
+
+static bool known_sleepable_lsm_hook(const char *attach_name)
+{
+	static const char prefix[] = "bpf_lsm_";
+	const char *hook;
+
+	if (strncmp(attach_name, prefix, strlen(prefix)))
+		return false;
+	hook = attach_name + strlen(prefix);
+	for (size_t i = 0; i < sizeof(sleepable_lsm_hooks) / sizeof(sleepable_lsm_hooks[0]); i++)
+		if (!strcmp(hook, sleepable_lsm_hooks[i]))
+			return true;
+	return false;
+}
+
 int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn)
 {
 	bool ok;
 
-	/* Iterators may use them all. The other rules look at the attach
-	 * target, or at the LSM hook's sleepability, which bpfvet does not
-	 * know. */
+	/* Iterators may use them all. */
 	if (env->prog_type == BPF_PROG_TYPE_TRACING &&
 	    env->expected_attach_type == BPF_TRACE_ITER)
 		return 0;
-	if (env->prog_type == BPF_PROG_TYPE_LSM || !env->attach.name)
+	if (!env->attach.name)
 		return unsupported(env, "helper restricted to some attach targets");
+	/* An LSM program may call them (bpf_d_path, bpf_ima_*_hash) on a
+	 * sleepable hook. A hook outside the known list may be sleepable on
+	 * the target all the same: left undecided. */
+	if (env->prog_type == BPF_PROG_TYPE_LSM) {
+		if (known_sleepable_lsm_hook(env->attach.name))
+			return 0;
+		return unsupported(env, "helper restricted to sleepable LSM hooks, on an LSM hook not known to be one");
+	}
 	if (!strcmp(fn->variant, "d_path"))
 		ok = d_path_allowed(env);
 	else if (!strncmp(fn->variant, "sk_storage_", strlen("sk_storage_")))

@@ -272,12 +272,61 @@ static int set_timer_cb(struct vet_env *env, struct func_state *caller,
 	return 0;
 }
 
+static int set_find_vma_cb(struct vet_env *env, struct func_state *caller,
+			   struct func_state *callee, uint32_t callsite)
+{
+	struct reg_state *vma = &callee->regs[BPF_REG_2];
+	int id;
+
+	(void)callsite;
+	/* callback_fn(task, vma, ctx): the task is the helper's own first
+	 * argument, the area a plain (untrusted) BTF pointer of vmlinux. */
+	id = target_struct_id(env, "vm_area_struct");
+	if (id <= 0)
+		return unsupported(env, "bpf_find_vma callback without vm_area_struct in the target BTF");
+	callee->regs[BPF_REG_1] = caller->regs[BPF_REG_1];
+	reg_mark_ptr(vma, PTR_TO_BTF_ID);
+	vma->btf = env->targ_btf;
+	vma->btf_id = (uint32_t)id;
+	callee->regs[BPF_REG_3] = caller->regs[BPF_REG_4];
+	reg_mark_not_init(&callee->regs[BPF_REG_4]);
+	reg_mark_not_init(&callee->regs[BPF_REG_5]);
+	callee->in_callback_fn = true;
+	callee->callback_ret_range = (struct retval_range){ 0, 1 };
+	return 0;
+}
+
+static int set_user_ringbuf_cb(struct vet_env *env, struct func_state *caller,
+			       struct func_state *callee, uint32_t callsite)
+{
+	struct reg_state *dynptr = &callee->regs[BPF_REG_1];
+
+	(void)callsite;
+	/* callback_fn(const struct bpf_dynptr *dynptr, ctx): the sample is a
+	 * local dynptr the callback may read but neither release nor
+	 * overwrite, hence a pointer to a constant dynptr rather than stack. */
+	reg_mark_ptr(dynptr, CONST_PTR_TO_DYNPTR);
+	dynptr->dynptr.kind = DYNPTR_TYPE_LOCAL;
+	dynptr->dynptr.first_slot = true;
+	/* Since 6.3 every dynptr has an id, for its slices to refer to. */
+	if (env_has(env, KVER_DYNPTR_IDS))
+		dynptr->id = ++env->id_gen;
+	callee->regs[BPF_REG_2] = caller->regs[BPF_REG_3];
+	for (int r = BPF_REG_3; r <= BPF_REG_5; r++)
+		reg_mark_not_init(&callee->regs[r]);
+	callee->in_callback_fn = true;
+	callee->callback_ret_range = (struct retval_range){ 0, 1 };
+	return 0;
+}
+
 static set_callee_fn callback_setter(enum callback_kind kind)
 {
 	switch (kind) {
 	case CB_LOOP: return set_loop_cb;
 	case CB_MAP_ELEM: return set_map_elem_cb;
 	case CB_TIMER: return set_timer_cb;
+	case CB_FIND_VMA: return set_find_vma_cb;
+	case CB_USER_RINGBUF: return set_user_ringbuf_cb;
 	default: return NULL;
 	}
 }
@@ -308,8 +357,10 @@ int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	int err;
 
 	(void)insn;
-	if (!set_state)
-		return unsupported(env, "callbacks of bpf_find_vma and bpf_user_ringbuf_drain");
+	if (!set_state) {
+		verbose(env, "verifier internal error: unknown callback kind %d\n", (int)kind);
+		return -EFAULT;
+	}
 	err = check_subprog_call_args(env, subprog, caller->regs);
 	if (err == -EFAULT)
 		return err;

@@ -440,6 +440,26 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 	}
 }
 
+/*
+ * A dynptr on the stack passed to be released (bpf_ringbuf_submit_dynptr):
+ * only one that a helper created, and so owns a reference, may be. bpfvet
+ * creates no dynptr yet, so a slot that holds none is refused as the
+ * kernel refuses it, and one that does is beyond bpfvet.
+ */
+static int release_stack_dynptr(struct vet_env *env, const struct reg_state *reg,
+				uint32_t regno)
+{
+	const struct func_state *f = env->cur->frame[reg->frameno];
+	int spi = iter_slot_spi(env, f, reg, 2, true);
+
+	if (spi == -EINVAL)	/* the kernel's offset messages are not modelled */
+		return unsupported(env, "dynptr argument");
+	if (spi >= 0 && f->stack[spi].slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR)
+		return unsupported(env, "dynptr argument");
+	verbose(env, "arg %u is an unacquired reference\n", regno);
+	return -EINVAL;
+}
+
 static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *meta,
 			  const struct helper_proto *fn)
 {
@@ -480,6 +500,17 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 			err = check_func_arg_reg_off(env, reg, regno, arg_type);
 		if (err)
 			return err;
+	}
+	if ((arg_type & OBJ_RELEASE) && base_type(arg_type) == ARG_PTR_TO_DYNPTR) {
+		/* Only a dynptr on the stack can be owned; the one a callback
+		 * receives (CONST_PTR_TO_DYNPTR) belongs to the helper. */
+		if (reg->type == PTR_TO_STACK)
+			return release_stack_dynptr(env, reg, regno);
+		if (env_has(env, KVER_CONST_DYNPTR_ARGS))
+			verbose(env, "cannot release unowned const bpf_dynptr\n");
+		else
+			verbose(env, "arg %u is an unacquired reference\n", regno);
+		return -EINVAL;
 	}
 	if (arg_type & OBJ_RELEASE) {
 		if (!reg->ref_obj_id && !reg_is_null(reg)) {
@@ -588,6 +619,8 @@ static int set_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		reg_mark_ptr(r0, PTR_TO_MEM | flag);
 		r0->mem_size = (uint32_t)meta->mem_size;
 		return 0;
+	case RET_PTR_TO_MEM_OR_BTF_ID:
+		return set_percpu_return_reg(env, fn, meta, r0);
 	default:
 		if (fn->id == HELPER_KPTR_XCHG)
 			return kptr_xchg_return(env, meta->kptr_field, r0);

@@ -339,6 +339,48 @@ int check_snprintf_call(struct vet_env *env)
 	return err;
 }
 
+/*
+ * A dynptr argument. Only what the kernel refuses of the constant dynptr a
+ * callback receives is decided here: a helper may neither initialise it
+ * again nor change it. Dynptrs on the stack, and reading through one, are
+ * not modelled yet.
+ */
+static int check_dynptr_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+
+	if (reg->type != CONST_PTR_TO_DYNPTR || !env_has(env, KVER_CONST_DYNPTR_ARGS))
+		return unsupported(env, "dynptr argument");
+	if (arg_type & MEM_UNINIT) {
+		verbose(env, "Dynptr has to be an uninitialized dynptr\n");
+		return -EINVAL;
+	}
+	if (!(arg_type & MEM_RDONLY)) {
+		verbose(env, "cannot pass pointer to const bpf_dynptr, the helper mutates it\n");
+		return -EINVAL;
+	}
+	return unsupported(env, "dynptr argument");
+}
+
+/* bpf_per_cpu_ptr, bpf_this_cpu_ptr: the result points to the type of
+ * the per-CPU variable passed (a typed ksym). */
+static int check_percpu_btf_arg(struct vet_env *env, uint32_t regno, struct call_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+
+	if (!reg->btf_id) {
+		verbose(env, "Helper has invalid btf_id in R%u\n", regno);
+		return -EACCES;
+	}
+	/* A per-CPU object of the program's own types (a percpu kptr) makes
+	 * the result an allocated object: kptrs are not modelled yet. */
+	if (reg->btf != env->targ_btf || (reg->type & MEM_ALLOC))
+		return unsupported(env, "per-CPU pointer to an allocated object");
+	meta->ret_btf = reg->btf;
+	meta->ret_btf_id = reg->btf_id;
+	return 0;
+}
+
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		      struct call_meta *meta)
 {
@@ -352,9 +394,9 @@ int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	case ARG_PTR_TO_CONST_STR:
 		return check_const_str(env, regno);
 	case ARG_PTR_TO_DYNPTR:
-		return unsupported(env, "dynptr argument");
+		return check_dynptr_arg(env, regno, arg_type);
 	case ARG_PTR_TO_PERCPU_BTF_ID:
-		return unsupported(env, "per-CPU BTF pointer argument");
+		return check_percpu_btf_arg(env, regno, meta);
 	default:
 		verbose(env, "verifier internal error: unexpected arg type %u\n", arg_type);
 		return -EFAULT;

@@ -135,6 +135,10 @@ struct call_meta {
 	/* Struct (target BTF id) a BTF pointer argument must point to when
 	 * no helper names it: trusted arguments of global functions. */
 	uint32_t arg_btf_id;
+	/* bpf_per_cpu_ptr, bpf_this_cpu_ptr: the type (BTF and id) of the
+	 * per-CPU variable passed, which the result points to. */
+	const void *ret_btf;
+	uint32_t ret_btf_id;
 };
 /* The argument's register type against what arg_type accepts. */
 int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
@@ -234,6 +238,12 @@ bool btf_struct_ids_match(struct vet_env *env, const void *btf, uint32_t id, int
 			  uint32_t need_id, bool strict);
 int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		       const struct call_meta *meta);
+/* Id of the struct `name` in the target BTF; <= 0 when absent or there is
+ * no target BTF. */
+int target_struct_id(const struct vet_env *env, const char *name);
+/* bpf_per_cpu_ptr, bpf_this_cpu_ptr: R0 points to the variable's type. */
+int set_percpu_return_reg(struct vet_env *env, const struct helper_proto *fn,
+			  const struct call_meta *meta, struct reg_state *r0);
 int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 		       struct reg_state *r0);
 /* The helper's own allowed() rule for the program's attach target. */
