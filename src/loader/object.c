@@ -248,6 +248,7 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err) {
 		struct_ops_assign(ld);
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
+		err = struct_ops_resolve(ld);
 	}
 	return err;
 }

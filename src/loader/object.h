@@ -183,6 +183,12 @@ struct bpfvet_program {
 	 * st_ops_map is -1 when no struct_ops variable names the program. */
 	int st_ops_map;
 	uint32_t st_ops_member;
+	/* The same role in the target BTF, as libbpf resolves it at load:
+	 * the kernel's struct (0 when unresolved: no target BTF, no map, or
+	 * the program is refused) and the index of the member there, which
+	 * libbpf passes as expected_attach_type. */
+	uint32_t st_ops_kern_type;
+	uint32_t st_ops_kern_member;
 
 	/* Raw programs own a private map table; object programs use obj's. */
 	struct bpfvet_map *raw_maps;

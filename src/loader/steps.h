@@ -273,6 +273,10 @@ const char *map_type_name(uint32_t type);
 int struct_ops_collect_relos(struct loader *ld, const struct elf_sec *rsec);
 /* Sets st_ops_map/st_ops_member of every program once they are built. */
 void struct_ops_assign(struct loader *ld);
+/* After struct_ops_assign, with a target BTF: each program's struct and
+ * member in the kernel's BTF; a program whose struct or member the target
+ * lacks is refused, as by libbpf when it prepares the struct_ops map. */
+int struct_ops_resolve(struct loader *ld);
 
 /* progtype.c: see progtype.h */
 

@@ -9,6 +9,7 @@
  * the local map and member in each program.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 
 #include "steps.h"
 #include "base/uapi.h"
+#include "core.h"
 
 static int find_st_map(const struct loader *ld, size_t sec_idx, uint64_t off,
 		       uint32_t *moff)
@@ -127,4 +129,90 @@ void struct_ops_assign(struct loader *ld)
 			p->st_ops_member = slot->member;
 		}
 	}
+}
+
+/* Index of the member of kernel struct `t` named `name`, or -1. */
+static int kern_member_named(const struct btf *btf, const struct btf_type *t, const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+
+	for (uint16_t i = 0; i < btf_vlen(t); i++) {
+		const char *mname = btf__name_by_offset(btf, m[i].name_off);
+
+		if (mname && !strcmp(mname, name))
+			return i;
+	}
+	return -1;
+}
+
+static bool kern_is_func_ptr(const struct btf *btf, uint32_t type)
+{
+	const struct btf_type *t = btf_skip_mods(btf, type, NULL);
+
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf_skip_mods(btf, t->type, NULL);
+	return t && btf_is_func_proto(t);
+}
+
+/*
+ * One program's struct and member in the target BTF. The checks and
+ * their words are those of bpfvet's kernel loader (src/kernel), which
+ * recorded the reference kernels: the kernel registers a struct_ops type
+ * by defining bpf_struct_ops_<type>, so that wrapper is looked for first.
+ */
+static int resolve_one(struct loader *ld, struct bpfvet_program *p)
+{
+	const struct btf *btf = ld->obj->btf, *kbtf = ld->targ_btf;
+	const struct bpfvet_map *map = &ld->obj->maps[p->st_ops_map];
+	const struct btf_type *lt = btf__type_by_id(btf, map->btf_value_type_id), *kt;
+	const char *lname, *mname;
+	char tname[192], vname[256];
+	int kid, kidx;
+
+	if (!lt || !btf_is_composite(lt) || p->st_ops_member >= btf_vlen(lt))
+		return ld_refuse(ld, p, -EINVAL, "struct_ops %s: bad local type", map->name);
+	lname = btf__name_by_offset(btf, lt->name_off);
+	mname = btf__name_by_offset(btf, btf_members(lt)[p->st_ops_member].name_off);
+	if (!lname || !mname)
+		return ld_refuse(ld, p, -EINVAL, "struct_ops %s: unnamed type or member", map->name);
+	snprintf(tname, sizeof(tname), "%.*s", (int)core_essential_len(lname), lname);
+	snprintf(vname, sizeof(vname), "bpf_struct_ops_%s", tname);
+	if (btf__find_by_name_kind(kbtf, vname, BTF_KIND_STRUCT) < 0)
+		return ld_refuse(ld, p, -ESRCH,
+				 "struct_ops init_kern: struct %s is not found in kernel BTF", vname);
+	kid = btf__find_by_name_kind(kbtf, tname, BTF_KIND_STRUCT);
+	if (kid < 0)
+		return ld_refuse(ld, p, -ESRCH,
+				 "struct_ops init_kern: struct %s is not found in kernel BTF", tname);
+	kt = btf__type_by_id(kbtf, (uint32_t)kid);
+	kidx = kern_member_named(kbtf, kt, mname);
+	if (kidx < 0)
+		return ld_refuse(ld, p, -EOPNOTSUPP,
+				 "struct_ops init_kern %s: Cannot find member %s in kernel BTF",
+				 map->name, mname);
+	if (!kern_is_func_ptr(kbtf, btf_members(kt)[kidx].type))
+		return ld_refuse(ld, p, -EOPNOTSUPP,
+				 "struct_ops init_kern %s: kernel member %s is not a func ptr",
+				 map->name, mname);
+	p->st_ops_kern_type = (uint32_t)kid;
+	p->st_ops_kern_member = (uint32_t)kidx;
+	return 0;
+}
+
+int struct_ops_resolve(struct loader *ld)
+{
+	struct bpfvet_object *obj = ld->obj;
+	int err = 0;
+
+	if (!ld->targ_btf || !obj->btf)
+		return 0;
+	for (size_t i = 0; i < obj->prog_cnt && !err; i++) {
+		struct bpfvet_program *p = &obj->progs[i];
+
+		if (!p->problem && p->type == BPF_PROG_TYPE_STRUCT_OPS && p->st_ops_map >= 0 &&
+		    (size_t)p->st_ops_map < obj->map_cnt)
+			err = resolve_one(ld, p);
+	}
+	return err;
 }

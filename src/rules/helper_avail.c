@@ -844,6 +844,11 @@ static const struct avail_layer *const *chain_for(const struct helper_query *q)
 	if (q->prog_type == BPF_PROG_TYPE_STRUCT_OPS && q->struct_ops_name &&
 	    !strcmp(q->struct_ops_name, "tcp_congestion_ops"))
 		return ch_tcp_ca;
+	/* bpf_dummy_ops has no get_func_proto: no helper at all (checked
+	 * on 6.18, tests/progs/struct_ops.c). */
+	if (q->prog_type == BPF_PROG_TYPE_STRUCT_OPS && q->struct_ops_name &&
+	    !strcmp(q->struct_ops_name, "bpf_dummy_ops"))
+		return NULL;
 	return chains[q->prog_type];
 }
 

@@ -58,6 +58,8 @@ static const struct {
 	[KVER_EXCEPTIONS] = { KV(6, 7, 0), "BPF exceptions (6.7)" },
 	[KVER_STRUCT_OPS_UNSET_QUIET] = { KV(6, 9, 0), "struct_ops without struct refused quietly (6.9)" },
 	[KVER_FOR_EACH_MULTI_MAPS] = { KV(6, 9, 0), "for_each_map_elem over several maps (6.9)" },
+	[KVER_TCP_CA_WRITE_CWND_STAMP] = { KV(6, 10, 0), "tcp_congestion_ops writes snd_cwnd_stamp, app_limited (6.10)" },
+	[KVER_STRUCT_OPS_SLEEPABLE] = { KV(6, 3, 0), "sleepable struct_ops programs (6.3)" },
 	[KVER_LDIMM64_FUNC] = { KV(6, 4, 0), "ldimm64 of a kernel function (6.4)" },
 	/* Stack. */
 	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },

@@ -131,6 +131,15 @@ enum kver_feature {
 	/* bpf_for_each_map_elem may see different maps at one call (6.9);
 	 * before, the second map "abused" the call's recorded map. */
 	KVER_FOR_EACH_MULTI_MAPS,
+	/* A tcp_congestion_ops program may write tcp_sock's snd_cwnd_stamp
+	 * and app_limited (6.10, with cong_control's new arguments); before,
+	 * "no write support to tcp_sock at off N". 6.1's record shows it
+	 * for app_limited. */
+	KVER_TCP_CA_WRITE_CWND_STAMP,
+	/* struct_ops programs may be sleepable (6.3); before, "Only
+	 * fentry/fexit/fmod_ret, lsm, and kprobe/uprobe programs can be
+	 * sleepable". */
+	KVER_STRUCT_OPS_SLEEPABLE,
 	/* LD_IMM64 may load a kernel function's address (a BTF FUNC, as
 	 * libbpf emits for a typeless function ksym) (6.4); before, only a
 	 * BTF VAR. */

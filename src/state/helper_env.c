@@ -15,6 +15,8 @@ const struct helper_proto *helper_proto_for(const struct vet_env *env, uint32_t 
 		/* Unknown counts as locked down, as the recorded 6.18 is. */
 		.write_user = env->prog->obj && env->prog->obj->targ_lockdown < 0,
 		.kver = env->prog->obj ? env->prog->obj->target_kver : 0,
+		.struct_ops_name = env->attach.st_name,
+		.struct_ops_moff = env->attach.st_moff,
 	};
 
 	return helper_proto_query(&q, id);

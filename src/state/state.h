@@ -331,6 +331,15 @@ struct attach_info {
 	uint32_t btf_id;	/* the typedef (tp_btf) or FUNC */
 	uint32_t proto_id;	/* its FUNC_PROTO; 0: not resolved */
 	bool raw_tp;		/* tp_btf: the first `void *` is hidden */
+	/* struct_ops: the kernel struct the program implements a member of
+	 * (NULL when not known), the member's index there (what the kernel
+	 * holds in expected_attach_type) and byte offset, and the arguments
+	 * its stub function tags __nullable or __ref (bit i: argument i). */
+	const char *st_name;
+	uint32_t st_member;
+	uint32_t st_moff;
+	uint32_t st_nullable;
+	uint32_t st_ref;
 };
 
 struct vet_env {

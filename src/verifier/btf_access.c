@@ -25,6 +25,8 @@
 /* Nesting bound: the kernel's BTF is validated, a target file may not be
  * (a struct that contains itself must not hang the walk). */
 #define MAX_WALK_STEPS 64
+/* check_btf_ptr_regs: a write the struct's rule allowed, nothing left to check. */
+#define BTF_WRITE_DONE 1
 
 /* WALK_PTR_UNTRUSTED: a pointer to something other than a struct, which
  * Linux 6.18 gives as read-only untrusted memory of unknown size. */
@@ -455,6 +457,13 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 		verbose(env, "R%u is ptr_%s access percpu memory: off=%d\n", regno, tname, off);
 		return -EACCES;
 	}
+	/* struct_ops types write kernel structs by their own rules; other
+	 * writes are the struct owners' (btf_write.c). */
+	if (t != ACCESS_READ && env->prog_type == BPF_PROG_TYPE_STRUCT_OPS) {
+		int err = struct_ops_btf_write(env, reg, off, size);
+
+		return err ? err : BTF_WRITE_DONE;
+	}
 	if (t != ACCESS_READ)
 		return check_btf_write(env, reg, off, size);
 	return 0;
@@ -487,7 +496,7 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 		return unsupported(env, "access to an allocated object");
 	ret = check_btf_ptr_regs(env, regno, reg, off, size, t, kbtf_name(reg->btf, reg->btf_id));
 	if (ret)
-		return ret;
+		return ret == BTF_WRITE_DONE ? 0 : ret;
 	ret = struct_access(env, reg, off, size, &w);
 	if (ret < 0)
 		return ret;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The context of BTF-based tracing programs (tp_btf, fentry, fexit,
- * fmod_ret, lsm, and iterators with btf_iter.c): an array of u64 arguments typed by the attach target's
+ * fmod_ret, lsm, iterators with btf_iter.c, and struct_ops members with
+ * struct_ops_rules.c): an array of u64 arguments typed by the attach target's
  * prototype in the target kernel BTF. An argument slot reads as a scalar
  * (integers, enums, structs passed by value, void and integer pointers)
  * or as a BTF pointer to the struct it points to; fexit and lsm also see
@@ -292,9 +293,11 @@ int btf_ctx_init(struct vet_env *env)
 		verbose(env, "LSM programs must have a GPL compatible license\n");
 		return -EINVAL;
 	}
-	/* struct_ops members have per-struct rules: not modelled. */
-	if (!btf_ctx_applies(env) || !btf || env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+	if (!btf_ctx_applies(env) || !btf)
 		return 0;
+	/* struct_ops: the member's prototype in the kernel's struct. */
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		return struct_ops_ctx_init(env);
 	if (!prog->attach_target || !prog->attach_target[0])
 		return unsupported(env, "BTF program without an attach target");
 	if (env->expected_attach_type == BPF_TRACE_ITER && !iter_target_known(env))
@@ -345,6 +348,8 @@ static bool args_trusted(const struct vet_env *env)
 {
 	if (!env_has(env, KVER_PTR_TRUSTED))
 		return false;
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		return true;
 	if (env->prog_type == BPF_PROG_TYPE_LSM)
 		return !NAME_IN(env->attach.name, untrusted_lsm_hooks);
 	return env->expected_attach_type == BPF_TRACE_RAW_TP ||
@@ -391,8 +396,11 @@ static int slot_type(struct vet_env *env, int off, const struct btf_type **t,
 		*t = btf__type_by_id(btf, args[*arg].type);
 		return 0;
 	}
+	/* A struct_ops program's expected attach type is its member's
+	 * index, which the kernel reads here as any other. */
 	if (*arg == nr_args) {
-		switch (env->expected_attach_type) {
+		switch (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS ? a->st_member :
+			env->expected_attach_type) {
 		case BPF_LSM_MAC:
 			out->is_retval = true;
 			/* fallthrough */
@@ -515,6 +523,9 @@ static int ctx_arg_access(struct vet_env *env, int off, int size, struct ctx_arg
 		kbtf_skip_mods(btf, t->type, &out->btf_id);
 		return 0;
 	}
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS &&
+	    struct_ops_tagged_arg(env, arg, t, &out->reg_type, &out->btf_id))
+		return 0;
 	return ptr_arg(env, t, arg, out);
 }
 
@@ -571,8 +582,8 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return -EACCES;
 	}
-	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
-		return unsupported(env, "struct_ops context");
+	if (!env->attach.proto_id && env->targ_btf && env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		return unsupported(env, "struct_ops context of a program no struct_ops map names");
 	if (!env->attach.proto_id)
 		return unsupported(env, "BTF-typed context without target BTF");
 	err = ctx_arg_access(env, off, size, &info);
@@ -580,6 +591,8 @@ int check_btf_ctx_access(struct vet_env *env, int off, int size, enum access_typ
 		verbose(env, "invalid bpf_context access off=%d size=%d\n", off, size);
 		return err;
 	}
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS)
+		struct_ops_ctx_promote(env, info.reg_type, &info.btf_id);
 	if (value_regno < 0)
 		return 0;
 	dst = &cur_regs(env)[value_regno];

@@ -736,6 +736,10 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 			func_id);
 		return -EINVAL;
 	}
+	/* Each struct_ops type offers its own helpers; bpfvet knows those
+	 * of tcp_congestion_ops and bpf_dummy_ops. */
+	if (env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && !struct_ops_helpers_known(env))
+		return unsupported(env, "helpers of this struct_ops type");
 	fn = helper_proto_for(env, (uint32_t)func_id);
 	if (!fn) {
 		verbose(env, "%s %s#%d\n", env_has(env, KVER_MSG_HELPER_NOT_OFFERED) ?

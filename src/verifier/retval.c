@@ -183,11 +183,13 @@ int check_return_code(struct vet_env *env, int regno, const char *reg_name)
 	    env->prog_type == BPF_PROG_TYPE_LSM && env->expected_attach_type != BPF_LSM_CGROUP &&
 	    btf_attach_returns_void(env))
 		return 0;
-	/* A struct_ops member may return void, which only its prototype
-	 * tells (not modelled): then R0 need not be set. */
+	/* A struct_ops member that returns void: R0 is not read. */
 	if ((!is_subprog || frame->in_exception_callback_fn) &&
-	    env->prog_type == BPF_PROG_TYPE_STRUCT_OPS && cur_regs(env)[regno].type == NOT_INIT)
-		return unsupported(env, "struct_ops return value");
+	    env->prog_type == BPF_PROG_TYPE_STRUCT_OPS) {
+		err = struct_ops_check_return(env, regno, frame->in_exception_callback_fn);
+		if (err)
+			return err < 0 ? err : 0;
+	}
 	err = check_reg_arg(env, (uint32_t)regno, SRC_OP);
 	if (err)
 		return err;

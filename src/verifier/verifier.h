@@ -76,6 +76,22 @@ int check_return_code(struct vet_env *env, int regno, const char *reg_name);
 
 /* struct_ops_rules.c */
 int struct_ops_check_member(struct vet_env *env);
+/* The member's prototype and stub tags from the target BTF (btf_ctx_init). */
+int struct_ops_ctx_init(struct vet_env *env);
+/* A context argument the member's stub tags: its type and BTF id. */
+bool struct_ops_tagged_arg(const struct vet_env *env, uint32_t arg, const struct btf_type *ptr,
+			   uint32_t *reg_type, uint32_t *btf_id);
+/* The struct's own retyping of a context pointer (sock -> tcp_sock). */
+void struct_ops_ctx_promote(const struct vet_env *env, uint32_t reg_type, uint32_t *btf_id);
+/* Whether the rules layer knows the helpers of the program's struct. */
+bool struct_ops_helpers_known(const struct vet_env *env);
+/* Unsupported when the member takes __ref arguments. */
+int struct_ops_check_refs(struct vet_env *env);
+/* A write through a BTF pointer, by the struct's own rule. */
+int struct_ops_btf_write(struct vet_env *env, const struct reg_state *reg, int off, int size);
+/* At the main program's exit: 1 when R0 is not checked (a void member),
+ * 0 to check it as usual, < 0 on error. */
+int struct_ops_check_return(struct vet_env *env, int regno, bool exception_cb);
 
 /* branch.c */
 void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *), void *arg);

@@ -60,6 +60,10 @@ cat >"$TMP/cases" <<'LIST'
 6.12 bpf_iter_bpf_sk_storage_helpers.bpf.o fill_socket_owner: walk from a helper's plain pointer stays plain
 6.12 bpf_iter_task_vmas.bpf.o proc_maps: walk from an iterator's plain argument stays plain
 6.12 cgrp_ls_attach_cgroup.bpf.o set_cookie: walk from a plain pointer stays plain
+6.1 tcp_ca_write_sk_pacing.bpf.o write_sk_pacing_cong_control: tcp_congestion_ops may not write app_limited before 6.10
+6.12 tcp_ca_write_sk_pacing.bpf.o write_sk_pacing_cong_control: it may since
+6.1 dummy_st_ops_fail.bpf.o test_unsupported_field_sleepable: no sleepable struct_ops before 6.3
+6.12 dummy_st_ops_fail.bpf.o test_unsupported_field_sleepable: since, bpf_dummy_ops' own rule
 LIST
 
 profiles=${XDG_CACHE_HOME:-$HOME/.cache}/bpfvet/profiles
