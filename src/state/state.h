@@ -432,6 +432,9 @@ struct vet_env {
 	struct reach *reach;	/* reach.c, with opts_on only */
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */
+	/* The kernel would refuse the load before its verifier runs, with
+	 * this errno's text and an empty log: the verdict is "refused". */
+	const char *refused;
 };
 
 #define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)

@@ -88,15 +88,16 @@ int struct_ops_check_member(struct vet_env *env)
 		return -EINVAL;
 	}
 	/* No map implements it: libbpf loads it with attach_btf_id 0. Newer
-	 * kernels refuse that with ENOTSUPP and an empty log, which the
-	 * recorded kernels count as a refusal, no verdict: bpfvet gives
-	 * none either. */
+	 * kernels refuse that with ENOTSUPP and an empty log, before their
+	 * verifier runs: a refusal, as the recorded kernels count it. */
 	if (env->prog->st_ops_map < 0 && !env_has(env, KVER_STRUCT_OPS_UNSET_QUIET)) {
 		verbose(env, "attach_btf_id 0 is not a supported struct\n");
 		return -ENOTSUPP_KERNEL;
 	}
-	if (env->prog->st_ops_map < 0)
-		return unsupported(env, "struct_ops program no struct_ops variable names");
+	if (env->prog->st_ops_map < 0) {
+		env->refused = "Operation is not supported";
+		return -ENOTSUPP_KERNEL;
+	}
 	if (!program_member(env->prog, &type, &member) || !(r = rule_for(type)))
 		return struct_ops_check_refs(env);
 	n = core_essential_len(type);

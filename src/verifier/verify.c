@@ -327,11 +327,11 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 
 	memset(res, 0, sz < sizeof(*res) ? sz : sizeof(*res));
 	res->sz = sz;
-	res->err = err;
+	res->err = env->refused ? -ENOEXEC : err;
 	res->verdict = !err ? BPFVET_ACCEPTED :
-		       env->unsupported ? BPFVET_UNSUPPORTED : BPFVET_REJECTED;
+		       env->unsupported || env->refused ? BPFVET_UNSUPPORTED : BPFVET_REJECTED;
 	if (err)
-		snprintf(res->error, sizeof(res->error), "%s", msg);
+		snprintf(res->error, sizeof(res->error), "%s", env->refused ? env->refused : msg);
 	res->insns_processed = env->stats.insn_processed;
 	res->total_states = env->stats.total_states;
 	res->peak_states = env->stats.peak_states;
