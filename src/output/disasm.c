@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "base/base.h"
 #include "loader/loader.h"
 #include "disasm.h"
@@ -490,13 +492,19 @@ static uint64_t prog_pseudo_value(void *priv, const struct bpfvet_insn *insn,
 	}
 }
 
-/* The loader leaves the extern index in imm; we print the object's BTF id
- * of the extern where the kernel prints the vmlinux/module BTF id. */
+/* The loader leaves the extern index in imm. The kernel prints the
+ * kfunc's name and id in vmlinux's BTF: with a target BTF that has it, so
+ * do we (the name without the object's ___flavour); without, the
+ * object's BTF id of the extern. */
 static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 				   int32_t *id)
 {
 	const struct bpfvet_program *prog = priv;
+	const struct bpfvet_object *obj = prog->obj;
 	const struct bpfvet_extern *ext;
+	const char *flavour;
+	char name[128];
+	int kid;
 
 	if (insn->imm < 0 || (size_t)insn->imm >= prog->extern_cnt)
 		return NULL;
@@ -504,7 +512,17 @@ static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 	if (!ext->name)
 		return NULL;
 	*id = (int32_t)ext->btf_id;
-	return ext->name;
+	if (!obj || !obj->targ_btf)
+		return ext->name;
+	flavour = strstr(ext->name, "___");
+	snprintf(name, sizeof(name), "%.*s",
+		 flavour ? (int)(flavour - ext->name) : (int)strlen(ext->name), ext->name);
+	kid = btf_index_find(obj->targ_index, obj->targ_btf, name, BTF_KIND_FUNC);
+	if (kid <= 0)
+		return ext->name;
+	*id = kid;
+	return btf__name_by_offset(obj->targ_btf, btf__type_by_id(obj->targ_btf,
+								    (uint32_t)kid)->name_off);
 }
 
 int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,

@@ -9,7 +9,9 @@
  *    address; we print what disasm_ops.pseudo_value returns (the program
  *    wrapper returns a deterministic synthetic address, see disasm.c);
  *  - kfunc calls: the kernel prints the vmlinux/module BTF id after '#';
- *    we print the id disasm_ops.kfunc_name reports.
+ *    we print the id disasm_ops.kfunc_name reports (the program wrapper
+ *    reports the target BTF's id, the same as the kernel's when the
+ *    target is the kernel's own BTF).
  * Encodings the kernel rejects before printing (unknown opcodes) are
  * rendered the way the kernel's disassembler would render them.
  */

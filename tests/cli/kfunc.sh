@@ -72,3 +72,14 @@ both kfunc_nf test_bpf_nf_fail.bpf.o
 like_record 6.18 kfunc_nf test_bpf_nf.bpf.o
 # XDP metadata kfuncs need a device-bound program, checked before the walk.
 both kfunc_xdp_metadata xdp_metadata.bpf.o rx
+
+# The log names a kfunc call by the target BTF's name and id, as the
+# kernel prints it: 6.12's recorded log of trusted_task_arg_nonnull_fail2
+# (the instruction; 6.12's _w marks in the state after it are not modelled).
+"$BPFVET" build/corpus/verifier/verifier_global_ptr_args.bpf.o -p trusted_task_arg_nonnull_fail2 \
+	--target build/target-6.12 -l 1 >"$TMP/log" 2>&1
+want=$(xz -dc tests/conformance/kernel-6.12-logs.txt.xz |
+	sed -n '/^== verifier_global_ptr_args.bpf.o\/trusted_task_arg_nonnull_fail2$/,/^== /p' |
+	grep -m1 'call bpf_task_acquire#' | sed 's/ *;.*//')
+if [ -n "$want" ] && grep -q "^$want *;" "$TMP/log"; then pass kfunc_log_btf_id; else
+	fail kfunc_log_btf_id "want '$want', got '$(grep 'call bpf_task_acquire' "$TMP/log")'"; fi
