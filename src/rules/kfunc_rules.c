@@ -3,7 +3,8 @@
  * Which id set row applies to a kfunc on the target kernel. The rows are
  * Linux 6.12's (data/kfunc_sets.c). 6.18 was checked against them by
  * loading the corpus' kfunc calls into it (tests/conformance/kernel-6.18.csv);
- * the differences found are the overrides below. 6.1's sets were much
+ * the differences found are the overrides below, with the rows of some
+ * kfuncs that 6.12 lacks. Other 6.18 kfuncs stay unsupported. 6.1's sets were much
  * smaller and flagged otherwise: bpfvet does not claim them.
  */
 #include <string.h>
@@ -55,13 +56,55 @@ uint32_t kfunc_row_flags(const struct kfunc_set_row *row, uint32_t kver)
 	return flags;
 }
 
+/* Hooks of 6.12's generic set (bpf_task_from_pid's). */
+#define GENERIC_HOOKS (KH_CGROUP | KH_STRUCT_OPS | KH_SYSCALL | KH_TC | KH_TRACING | KH_XDP)
+
+/* kfuncs that 6.12 lacks, as Linux 6.18.44 showed them: the program
+ * types that reach its later checks, and the flags its messages reveal
+ * (tests/progs/kfuncs_618.c holds them). Kept sorted by name. */
+static const struct kfunc_set_row rows_618[] = {
+	{ "bpf_copy_from_user_task_str", KF_SLEEPABLE | KF_TRUSTED_ARGS, KH_COMMON, KFLT_NONE },
+	{ "bpf_get_kmem_cache", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_iter_kmem_cache_destroy", KF_ITER_DESTROY | KF_SLEEPABLE, KH_COMMON, KFLT_NONE },
+	{ "bpf_iter_kmem_cache_new", KF_ITER_NEW | KF_SLEEPABLE, KH_COMMON, KFLT_NONE },
+	{ "bpf_iter_kmem_cache_next", KF_ITER_NEXT | KF_RET_NULL | KF_SLEEPABLE, KH_COMMON,
+	  KFLT_NONE },
+	{ "bpf_send_signal_task", KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
+	{ "bpf_strcasecmp", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strchr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strchrnul", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strcmp", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strcspn", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strlen", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strnchr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strnlen", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strnstr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strrchr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strspn", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_strstr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_task_from_vpid", KF_ACQUIRE | KF_RET_NULL, GENERIC_HOOKS, KFLT_NONE },
+};
+
+static const struct kfunc_set_row *row_618(const char *name)
+{
+	for (size_t i = 0; i < sizeof(rows_618) / sizeof(rows_618[0]); i++)
+		if (!strcmp(name, rows_618[i].name))
+			return &rows_618[i];
+	return NULL;
+}
+
 const struct kfunc_set_row *kfunc_row_find(const char *name, uint32_t kver)
 {
+	const struct kfunc_set_row *row;
+
 	if (!name)
 		return NULL;
 	if (kver && kver < KV(6, 12, 0))
 		return NULL;
-	return row_search(name);
+	row = row_search(name);
+	if (!row && (!kver || kver >= KV(6, 18, 0)))
+		row = row_618(name);
+	return row;
 }
 
 uint32_t kfunc_hook_of(uint32_t prog_type)
