@@ -97,7 +97,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 				  const struct btf_type *ref)
 {
 	static const char *const structs[] = {
-		"bpf_dynptr", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+		"bpf_dynptr", "bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
 		"bpf_wq", "bpf_res_spin_lock",
 	};
 
@@ -165,7 +165,10 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_CONST_STR;
 	if (param_suffix(k, p, "__map"))
 		return KARG_MAP;
-	if (base_type(reg->type) == PTR_TO_BTF_ID || implied_struct(reg->type)) {
+	/* Before 6.2 a BTF pointer that may be NULL was not one here. */
+	if ((base_type(reg->type) == PTR_TO_BTF_ID &&
+	     (env_has(env, KVER_PTR_TRUSTED) || !type_may_be_null(reg->type))) ||
+	    implied_struct(reg->type)) {
 		if (!ref || !kbtf_is_struct(ref)) {
 			verbose(env, "kernel function %s args#%d pointer type %s %s is not supported\n",
 				k->name, argno, kbtf_kind_str(ref), pointee_name(k, ref));
@@ -457,7 +460,7 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	int kind, err;
 
-	if (flags_trusted(k) &&
+	if (flags_trusted(k) && env_has(env, KVER_PTR_TRUSTED) &&
 	    (is_null_reg(reg) || type_may_be_null(reg->type)) &&
 	    !param_suffix(k, &params[i], "__nullable")) {
 		verbose(env, "Possibly NULL pointer passed to trusted arg%d\n", i);
