@@ -146,6 +146,25 @@ int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn)
 	return 0;
 }
 
+/* The kfuncs of lists and trees work under the lock that guards them. */
+bool kfunc_lock_allowed(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	static const char *const graph[] = {
+		"bpf_list_push_front_impl", "bpf_list_push_back_impl", "bpf_list_pop_front",
+		"bpf_list_pop_back", "bpf_list_front", "bpf_list_back", "bpf_rbtree_add_impl",
+		"bpf_rbtree_remove", "bpf_rbtree_first", "bpf_rbtree_root", "bpf_rbtree_left",
+		"bpf_rbtree_right", "bpf_refcount_acquire_impl",
+	};
+	struct kfunc_desc k;
+
+	if (insn->off || kfunc_describe(env, insn, &k) || !k.row)
+		return false;
+	for (size_t i = 0; i < sizeof(graph) / sizeof(graph[0]); i++)
+		if (!strcmp(k.name, graph[i]))
+			return true;
+	return false;
+}
+
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	struct kfunc_desc k;

@@ -184,7 +184,7 @@ static int do_call(struct vet_env *env, const struct bpfvet_insn *insn)
 		return err;
 	if (env->cur->active_locks) {
 		if ((insn->src_reg == 0 && insn->imm != HELPER_SPIN_UNLOCK) ||
-		    insn->src_reg == BPF_PSEUDO_KFUNC_CALL ||
+		    (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && !kfunc_lock_allowed(env, insn)) ||
 		    (insn->src_reg == BPF_PSEUDO_CALL &&
 		     !env_has(env, KVER_LOCKED_SUBPROG_CALLS))) {
 			verbose(env, "function calls are not allowed while holding a lock\n");
