@@ -90,6 +90,8 @@ int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
 /* What the kernel checks of a kfunc call when it first sees it, before
  * the walk. */
 int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn);
+/* May the program's type call the kfunc of this id set row? */
+bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row);
 bool kfunc_lock_allowed(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);

@@ -131,6 +131,31 @@ int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
 	return -ENOENT;
 }
 
+/* Set filters: the hook lets the program type in, the filter narrows it. */
+static bool filter_allows(const struct vet_env *env, enum kfunc_filter f)
+{
+	switch (f) {
+	case KFLT_BPF_FS_KFUNCS_FILTER:
+	case KFLT_BPF_GET_FSVERITY_DIGEST_FILTER:
+		return env->prog_type == BPF_PROG_TYPE_LSM;
+	case KFLT_BPF_KPROBE_MULTI_FILTER:
+		return env->expected_attach_type == BPF_TRACE_KPROBE_MULTI ||
+		       env->expected_attach_type == BPF_TRACE_KPROBE_SESSION;
+	case KFLT_TRACING_ITER_FILTER:
+		return env->prog_type == BPF_PROG_TYPE_TRACING &&
+		       env->expected_attach_type == BPF_TRACE_ITER;
+	default:
+		return true;
+	}
+}
+
+bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row)
+{
+	if (row->hooks & KH_COMMON)
+		return filter_allows(env, row->filter);
+	return (row->hooks & kfunc_hook_of(env->prog_type)) && filter_allows(env, row->filter);
+}
+
 int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	static const char xdp_meta[] = "bpf_xdp_metadata_";
@@ -183,5 +208,9 @@ int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	struct kfunc_desc k;
 
-	return kfunc_describe(env, insn, &k) ? -1 : k.nargs;
+	/* The kernel's liveness takes a kfunc it cannot call for one that
+	 * reads all five argument registers. */
+	if (kfunc_describe(env, insn, &k) || (k.btf && (!k.row || !kfunc_allowed(env, k.row))))
+		return -1;
+	return k.nargs;
 }

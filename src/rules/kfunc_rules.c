@@ -72,6 +72,8 @@ static const struct kfunc_set_row rows_618[] = {
 	{ "bpf_iter_kmem_cache_new", KF_ITER_NEW | KF_SLEEPABLE, KH_COMMON, KFLT_NONE },
 	{ "bpf_iter_kmem_cache_next", KF_ITER_NEXT | KF_RET_NULL | KF_SLEEPABLE, KH_COMMON,
 	  KFLT_NONE },
+	{ "bpf_local_irq_restore", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_local_irq_save", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_send_signal_task", KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
 	{ "bpf_strcasecmp", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_strchr", 0, KH_COMMON, KFLT_NONE },

@@ -771,6 +771,11 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 			helper_name_or_unknown((uint32_t)func_id), func_id);
 		return -EINVAL;
 	}
+	if (env->cur->active_irq_id && fn->might_sleep) {
+		verbose(env, "sleepable helper %s#%d in IRQ-disabled region\n",
+			helper_name_or_unknown((uint32_t)func_id), func_id);
+		return -EINVAL;
+	}
 	*fnp = fn;
 	return 0;
 }

@@ -70,38 +70,13 @@ static bool is_object_model(const char *name)
 	static const char *const prefixes[] = {
 		"bpf_obj_new", "bpf_obj_drop", "bpf_percpu_obj_", "bpf_refcount_acquire",
 		"bpf_list_", "bpf_rbtree_", "bpf_dynptr_", "bpf_arena_", "bpf_wq_",
-		"bpf_res_spin_", "bpf_kptr_", "bpf_local_irq_",
+		"bpf_res_spin_", "bpf_kptr_",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
 	return false;
-}
-
-/* Set filters: the hook lets the program type in, the filter narrows it. */
-static bool filter_allows(const struct vet_env *env, enum kfunc_filter f)
-{
-	switch (f) {
-	case KFLT_BPF_FS_KFUNCS_FILTER:
-	case KFLT_BPF_GET_FSVERITY_DIGEST_FILTER:
-		return env->prog_type == BPF_PROG_TYPE_LSM;
-	case KFLT_BPF_KPROBE_MULTI_FILTER:
-		return env->expected_attach_type == BPF_TRACE_KPROBE_MULTI ||
-		       env->expected_attach_type == BPF_TRACE_KPROBE_SESSION;
-	case KFLT_TRACING_ITER_FILTER:
-		return env->prog_type == BPF_PROG_TYPE_TRACING &&
-		       env->expected_attach_type == BPF_TRACE_ITER;
-	default:
-		return true;
-	}
-}
-
-static bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row)
-{
-	if (row->hooks & KH_COMMON)
-		return filter_allows(env, row->filter);
-	return (row->hooks & kfunc_hook_of(env->prog_type)) && filter_allows(env, row->filter);
 }
 
 static int check_call_flags(struct vet_env *env, const struct kfunc_desc *k)
@@ -193,6 +168,10 @@ static int check_sections(struct vet_env *env, const struct kfunc_desc *k)
 		verbose(env, "unmatched attempt to enable preemption (kernel function %s)\n",
 			k->name);
 		return -EINVAL;
+	}
+	if (st->active_irq_id && sleepable) {
+		verbose(env, "kernel func %s is sleepable within IRQ-disabled region\n", k->name);
+		return -EACCES;
 	}
 	return 0;
 }

@@ -20,7 +20,7 @@
 
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
-	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_OBJECT_MODEL,
+	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -102,7 +102,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 	};
 
 	if (param_suffix(k, p, "__alloc") || param_suffix(k, p, "__refcounted_kptr") ||
-	    param_suffix(k, p, "__irq_flag") || param_suffix(k, p, "__prog") ||
+	    param_suffix(k, p, "__prog") ||
 	    param_suffix(k, p, "__iter"))
 		return true;
 	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
@@ -159,6 +159,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_NULL;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
+	if (param_suffix(k, p, "__irq_flag"))
+		return KARG_IRQ_FLAG;
 	if (argno == 0 && k->kind >= KFUNC_ITER_NEW && k->kind <= KFUNC_ITER_DESTROY)
 		return KARG_ITER;
 	if (param_suffix(k, p, "__str"))
@@ -436,6 +438,8 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			return -EINVAL;
 		}
 		return check_const_str(env, regno);
+	case KARG_IRQ_FLAG:
+		return process_irq_flag(env, k->name, regno, insn_idx);
 	case KARG_ITER:
 		if (!strcmp(k->name, "bpf_iter_css_task_new") && !css_task_iter_allowed(env)) {
 			verbose(env, "css_task_iter is only allowed in bpf_lsm, bpf_iter and sleepable progs\n");

@@ -134,6 +134,9 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 		r0->btf_id = pid;
 		if (k->kind == KFUNC_ITER_NEXT)
 			r0->type |= iter_next_trust(env, meta);
+		/* A cache found from any address is not to be trusted. */
+		if (!strcmp(k->name, "bpf_get_kmem_cache"))
+			r0->type |= PTR_UNTRUSTED;
 		err = 0;
 	}
 	if (err)

@@ -241,6 +241,8 @@ bool reg_is_trusted(const struct reg_state *reg);
 int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f);
 int kptr_match_type(struct vet_env *env, uint32_t regno, const struct map_field *f);
 int kptr_xchg_return(struct vet_env *env, const struct map_field *f, struct reg_state *r0);
+/* irq_flag.c: bpf_local_irq_save/restore's flag slot */
+int process_irq_flag(struct vet_env *env, const char *kfunc, uint32_t regno, uint32_t insn_idx);
 /* btf_write.c: a store through a BTF pointer */
 int check_btf_write(struct vet_env *env, const struct reg_state *reg, int off, int size);
 int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int size,

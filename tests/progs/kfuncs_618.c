@@ -2,7 +2,7 @@
 /* kfuncs that Linux 6.12 lacks, called as the 6.18 kernel allows or
  * refuses them: which program types reach the kfunc's later checks, and
  * the flags that its messages reveal (a NULL check, a leak, a sleepable
- * program, a trusted argument). The verdicts, instruction counts and
+ * program, a trusted argument), and bpf_local_irq_save/restore. The verdicts, instruction counts and
  * messages in tests/cli/kfuncs_618.sh are the running 6.18.44 kernel's
  * (bpfvet kernel); src/rules/kfunc_rules.c holds the rows they settle. */
 #include <linux/bpf.h>
@@ -34,6 +34,10 @@ extern int bpf_iter_kmem_cache_new(struct bpf_iter_kmem_cache *it) __ksym;
 extern struct kmem_cache *bpf_iter_kmem_cache_next(struct bpf_iter_kmem_cache *it) __ksym;
 extern void bpf_iter_kmem_cache_destroy(struct bpf_iter_kmem_cache *it) __ksym;
 extern struct kmem_cache *bpf_get_kmem_cache(__u64 addr) __ksym;
+extern void bpf_local_irq_save(unsigned long *flags__irq_flag) __ksym;
+extern void bpf_local_irq_restore(unsigned long *flags__irq_flag) __ksym;
+extern int bpf_copy_from_user_str(void *dst, __u32 dst__sz, const void *unsafe_ptr__ign,
+				  __u64 flags) __ksym;
 
 char s[8] = "abc";
 char t[8] = "abd";
@@ -101,5 +105,85 @@ SEC("syscall") int kmem_iter_syscall(void *ctx) { return kmem_walk(); }
 
 /* bpf_get_kmem_cache: any program type, its result not NULL. */
 SEC("raw_tp/sys_enter") int kmem_get_nocheck(void *ctx) { return bpf_get_kmem_cache(0)->size; }
+
+/* IRQ-disabled regions: nested, restored innermost first through the
+ * slot that saved them, nothing sleeping inside, no exit inside. */
+SEC("socket") int irq_nested(void *ctx)
+{
+	unsigned long f1, f2;
+
+	bpf_local_irq_save(&f1);
+	bpf_local_irq_save(&f2);
+	bpf_local_irq_restore(&f2);
+	bpf_local_irq_restore(&f1);
+	return 0;
+}
+SEC("tc") int irq_out_of_order(void *ctx)
+{
+	unsigned long f1, f2;
+
+	bpf_local_irq_save(&f1);
+	bpf_local_irq_save(&f2);
+	bpf_local_irq_restore(&f1);
+	bpf_local_irq_restore(&f2);
+	return 0;
+}
+SEC("tc") int irq_no_restore(void *ctx)
+{
+	unsigned long f;
+
+	bpf_local_irq_save(&f);
+	return 0;
+}
+SEC("tc") int irq_restore_uninit(void *ctx)
+{
+	unsigned long f = 0;
+
+	bpf_local_irq_restore(&f);
+	return 0;
+}
+SEC("tc") int irq_save_twice(void *ctx)
+{
+	unsigned long f;
+
+	bpf_local_irq_save(&f);
+	bpf_local_irq_save(&f);
+	bpf_local_irq_restore(&f);
+	return 0;
+}
+SEC("tc") int irq_overwritten(void *ctx)
+{
+	volatile unsigned long f;
+
+	bpf_local_irq_save((unsigned long *)&f);
+	f = 1;
+	bpf_local_irq_restore((unsigned long *)&f);
+	return 0;
+}
+SEC("tc") int irq_not_stack(void *ctx)
+{
+	bpf_local_irq_save((unsigned long *)ctx);
+	return 0;
+}
+SEC("syscall") int irq_sleepable_kfunc(void *ctx)
+{
+	unsigned long f;
+	char b[8];
+
+	bpf_local_irq_save(&f);
+	bpf_copy_from_user_str(b, 8, 0, 0);
+	bpf_local_irq_restore(&f);
+	return 0;
+}
+SEC("syscall") int irq_sleepable_helper(void *ctx)
+{
+	unsigned long f;
+	char b[8];
+
+	bpf_local_irq_save(&f);
+	bpf_copy_from_user(b, 8, 0);
+	bpf_local_irq_restore(&f);
+	return 0;
+}
 
 char LICENSE[] SEC("license") = "GPL";
