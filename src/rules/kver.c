@@ -91,6 +91,9 @@ static const struct {
 	/* Bound to (6.1, 6.12] by the records; the dynptr-slice series that
 	 * gave dynptrs their ids went into 6.3. */
 	[KVER_DYNPTR_IDS] = { KV(6, 3, 0), "dynptrs carry ids (6.3)" },
+	/* Bound to (6.1, 6.12] by the records; bpfvet models dynptrs from
+	 * 6.3 only, so an earlier date would change nothing. */
+	[KVER_GLOBAL_DYNPTR_ARGS] = { KV(6, 3, 0), "global functions take dynptrs (<= 6.12)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -224,6 +224,10 @@ enum kver_feature {
 	 * bpf_user_ringbuf_drain callback receives shows as
 	 * "dynptr_ptr(id=1,type=local)"; before, it had none. */
 	KVER_DYNPTR_IDS,
+	/* A global function's struct bpf_dynptr parameter takes an
+	 * initialised dynptr, which the function sees as a constant local
+	 * one; before, it was memory of 16 bytes. */
+	KVER_GLOBAL_DYNPTR_ARGS,
 	KVER__COUNT,
 };
 
