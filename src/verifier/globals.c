@@ -457,9 +457,12 @@ int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f)
 			break;
 		case GARG_DYNPTR:
 			/* Whatever the caller passed, the function sees a
-			 * local dynptr it may not change. */
+			 * dynptr it may not change: a local one, but in 6.18
+			 * one of the skb kind (its log says "type=skb"), whose
+			 * slices die with the packet pointers. */
 			reg_mark_ptr(reg, CONST_PTR_TO_DYNPTR);
-			reg->dynptr.kind = DYNPTR_TYPE_LOCAL;
+			reg->dynptr.kind = env_has(env, KVER_DYNPTR_SLICE_618) ?
+					   DYNPTR_TYPE_SKB : DYNPTR_TYPE_LOCAL;
 			reg->dynptr.first_slot = true;
 			reg->id = ++env->id_gen;
 			break;

@@ -379,6 +379,10 @@ static int mem_size_param(struct vet_env *env, const struct kfunc_desc *k,
 	}
 	meta->const_found = true;
 	meta->const_value = size->b.var_off.value;
+	/* 6.18 marks the constant precise once more for the slices of a
+	 * dynptr; the log shows it, the state does not change. */
+	if (meta->dynptr.found && env_has(env, KVER_DYNPTR_SLICE_618))
+		return mark_chain_precision(env, (int)regno + 1);
 	return 0;
 }
 
