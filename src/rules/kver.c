@@ -91,6 +91,13 @@ static const struct {
 	/* Bound to (6.1, 6.12] by the records; the dynptr-slice series that
 	 * gave dynptrs their ids went into 6.3. */
 	[KVER_DYNPTR_IDS] = { KV(6, 3, 0), "dynptrs carry ids (6.3)" },
+	/* Bound to (6.1, 6.12] by the records; bpfvet models dynptrs from
+	 * 6.3 only, so an earlier date would change nothing. */
+	[KVER_GLOBAL_DYNPTR_ARGS] = { KV(6, 3, 0), "global functions take dynptrs (<= 6.12)" },
+	/* Seen in 6.18's level-2 logs (verifier_global_subprogs'
+	 * arg_tag_dynptr); 6.12's sources do neither, and its records are
+	 * not at level 2: bound to (6.12, 6.18]. */
+	[KVER_DYNPTR_SLICE_618] = { KV(6, 18, 0), "dynptr slice size precise again, skb-kind global dynptrs (<= 6.18)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

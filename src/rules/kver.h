@@ -224,6 +224,15 @@ enum kver_feature {
 	 * bpf_user_ringbuf_drain callback receives shows as
 	 * "dynptr_ptr(id=1,type=local)"; before, it had none. */
 	KVER_DYNPTR_IDS,
+	/* A global function's struct bpf_dynptr parameter takes an
+	 * initialised dynptr, which the function sees as a constant local
+	 * one; before, it was memory of 16 bytes. */
+	KVER_GLOBAL_DYNPTR_ARGS,
+	/* The dynptr slice kfuncs: the constant size of the buffer is
+	 * marked precise once more, after the two checks of the buffer,
+	 * and a global function's dynptr parameter is of the skb kind
+	 * ("dynptr_ptr(id=2,type=skb)"); before, of the local kind. */
+	KVER_DYNPTR_SLICE_618,
 	KVER__COUNT,
 };
 

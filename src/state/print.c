@@ -308,6 +308,30 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 				r->ref_obj_id, iter_state_str(r->iter.state), r->iter.depth);
 		return;
 	}
+	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR) {
+		/* A dynptr prints once, when the walk up the stack meets its
+		 * second (lower) slot, under its first slot's offset. */
+		const struct reg_state *r = &f->stack[spi + 1].spilled_ptr;
+		bool first = true;
+
+		if (slot->spilled_ptr.dynptr.first_slot || spi + 1 >= f->allocated_stack / BPF_REG_SIZE)
+			return;
+		verbose(env, " fp%d%s=dynptr_%s(", (-spi - 2) * BPF_REG_SIZE,
+			written_mark(env, f->written_slots >> (spi + 1) & 1),
+			dynptr_kind_str(r->dynptr.kind));
+		if (r->id) {
+			verbose(env, "id=%u", r->id);
+			first = false;
+		}
+		if (r->ref_obj_id) {
+			verbose(env, "%sref_id=%u", first ? "" : ",", r->ref_obj_id);
+			first = false;
+		}
+		/* The kernel's dynptr_id shares its bytes with first_slot,
+		 * so the first slot it prints always shows "dynptr_id=1". */
+		verbose(env, "%sdynptr_id=1)", first ? "" : ",");
+		return;
+	}
 	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
 	    !env_has(env, KVER_LOG_STATE_FORMAT)) {
 		verbose(env, " fp%d%s=", (-spi - 1) * BPF_REG_SIZE,

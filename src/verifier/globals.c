@@ -14,7 +14,7 @@
 #include "rules/rules.h"
 #include "verifier.h"
 
-enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_TRUSTED };
+enum garg_kind { GARG_ANYTHING, GARG_CTX, GARG_MEM, GARG_ARENA, GARG_TRUSTED, GARG_DYNPTR };
 
 struct garg {
 	enum garg_kind kind;
@@ -163,6 +163,20 @@ static int trusted_arg(struct vet_env *env, const struct btf *btf, const struct 
 	return 0;
 }
 
+/* struct bpf_dynptr, or its forward declaration. */
+static bool is_dynptr_type(const struct vet_env *env, const struct btf *btf,
+			   const struct btf_type *t)
+{
+	const char *name;
+
+	if (!env_has(env, KVER_GLOBAL_DYNPTR_ARGS) || !t)
+		return false;
+	if (!btf_is_struct(t) && !(btf_is_fwd(t) && !btf_kflag(t)))
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	return name && !strcmp(name, "bpf_dynptr");
+}
+
 static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t func_id,
 			const struct btf_param *p, int i, bool is_global, struct garg *out)
 {
@@ -195,6 +209,14 @@ static int classify_arg(struct vet_env *env, const struct btf *btf, uint32_t fun
 			return -EINVAL;
 		}
 		out->kind = GARG_CTX;
+		return 0;
+	}
+	if (is_dynptr_type(env, btf, pointee)) {
+		if (tags) {
+			verbose(env, "arg#%d has invalid combination of tags\n", i);
+			return -EINVAL;
+		}
+		out->kind = GARG_DYNPTR;
 		return 0;
 	}
 	if (tags & ARG_TAG_TRUSTED)
@@ -368,6 +390,14 @@ static int match_arg(struct vet_env *env, const struct garg *a, int i, struct re
 		return 0;
 	case GARG_TRUSTED:
 		return match_trusted_arg(env, a, regno, reg);
+	case GARG_DYNPTR: {
+		struct dynptr_info info = { 0 };
+
+		err = check_func_arg_reg_off(env, reg, regno, ARG_PTR_TO_DYNPTR);
+		if (err)
+			return err;
+		return process_dynptr_arg(env, regno, ARG_PTR_TO_DYNPTR | MEM_RDONLY, 0, &info);
+	}
 	default:
 		return -EFAULT;
 	}
@@ -424,6 +454,17 @@ int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f)
 		case GARG_ARENA:
 			reg_mark_unknown(env, reg);
 			reg->type = PTR_TO_ARENA;
+			break;
+		case GARG_DYNPTR:
+			/* Whatever the caller passed, the function sees a
+			 * dynptr it may not change: a local one, but in 6.18
+			 * one of the skb kind (its log says "type=skb"), whose
+			 * slices die with the packet pointers. */
+			reg_mark_ptr(reg, CONST_PTR_TO_DYNPTR);
+			reg->dynptr.kind = env_has(env, KVER_DYNPTR_SLICE_618) ?
+					   DYNPTR_TYPE_SKB : DYNPTR_TYPE_LOCAL;
+			reg->dynptr.first_slot = true;
+			reg->id = ++env->id_gen;
 			break;
 		case GARG_TRUSTED:
 			reg_mark_ptr(reg, PTR_TO_BTF_ID | PTR_TRUSTED |

@@ -442,16 +442,20 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 
 /*
  * A dynptr on the stack passed to be released (bpf_ringbuf_submit_dynptr):
- * only one that a helper created, and so owns a reference, may be. bpfvet
- * creates no dynptr yet, so a slot that holds none is refused as the
- * kernel refuses it, and one that does is beyond bpfvet.
+ * only one that a helper created, and so owns a reference, may be.
+ * Before dynptrs carried ids (6.3) bpfvet creates none, so a slot that
+ * holds none is refused as the kernel refuses it, and one that does is
+ * beyond bpfvet.
  */
 static int release_stack_dynptr(struct vet_env *env, const struct reg_state *reg,
 				uint32_t regno)
 {
 	const struct func_state *f = env->cur->frame[reg->frameno];
-	int spi = iter_slot_spi(env, f, reg, 2, true);
+	int spi;
 
+	if (dynptr_modelled(env))
+		return dynptr_check_owned(env, regno);
+	spi = iter_slot_spi(env, f, reg, 2, true);
 	if (spi == -EINVAL)	/* the kernel's offset messages are not modelled */
 		return unsupported(env, "dynptr argument");
 	if (spi >= 0 && f->stack[spi].slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR)
@@ -504,15 +508,18 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 	if ((arg_type & OBJ_RELEASE) && base_type(arg_type) == ARG_PTR_TO_DYNPTR) {
 		/* Only a dynptr on the stack can be owned; the one a callback
 		 * receives (CONST_PTR_TO_DYNPTR) belongs to the helper. */
-		if (reg->type == PTR_TO_STACK)
-			return release_stack_dynptr(env, reg, regno);
-		if (env_has(env, KVER_CONST_DYNPTR_ARGS))
-			verbose(env, "cannot release unowned const bpf_dynptr\n");
-		else
-			verbose(env, "arg %u is an unacquired reference\n", regno);
-		return -EINVAL;
-	}
-	if (arg_type & OBJ_RELEASE) {
+		if (reg->type != PTR_TO_STACK) {
+			if (env_has(env, KVER_CONST_DYNPTR_ARGS))
+				verbose(env, "cannot release unowned const bpf_dynptr\n");
+			else
+				verbose(env, "arg %u is an unacquired reference\n", regno);
+			return -EINVAL;
+		}
+		err = release_stack_dynptr(env, reg, regno);
+		if (err)
+			return err;
+		meta->release_regno = regno;
+	} else if (arg_type & OBJ_RELEASE) {
 		if (!reg->ref_obj_id && !reg_is_null(reg)) {
 			verbose(env, "R%u must be referenced when passed to release function\n",
 				regno);
@@ -563,7 +570,8 @@ static void invalidate_pkt(struct reg_state *reg, void *arg)
 	struct vet_env *env = arg;
 
 	if (!reg_type_is_pkt(reg->type) && reg->type != PTR_TO_PACKET_END &&
-	    !(base_type(reg->type) == PTR_TO_MEM && (reg->type & DYNPTR_TYPE_SKB)))
+	    !(base_type(reg->type) == PTR_TO_MEM &&
+	      (reg->type & (DYNPTR_TYPE_SKB | DYNPTR_TYPE_XDP))))
 		return;
 	if (env->allow_ptr_leaks)
 		reg_mark_unknown(env, reg);
@@ -721,6 +729,15 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 					  CB_USER_RINGBUF);
 	case FN_snprintf:
 		return check_snprintf_call(env);
+	case FN_dynptr_from_mem:
+		if (regs[BPF_REG_1].type != PTR_TO_MAP_VALUE) {
+			char tb[64];
+
+			verbose(env, "Unsupported reg type %s for bpf_dynptr_from_mem data\n",
+				reg_type_name(env, tb, sizeof(tb), regs[BPF_REG_1].type));
+			return -EACCES;
+		}
+		return 0;
 	default:
 		return check_helper_special_rules(env, meta->func_id);
 	}
@@ -780,12 +797,15 @@ static int check_availability(struct vet_env *env, int32_t func_id,
 	return 0;
 }
 
-static int release_arg(struct vet_env *env, const struct call_meta *meta)
+static int release_arg(struct vet_env *env, const struct helper_proto *fn,
+		       const struct call_meta *meta)
 {
 	struct reg_state *reg = &cur_regs(env)[meta->release_regno];
 	int err = -EINVAL;
 
-	if (meta->ref_obj_id)
+	if (base_type(fn->arg_type[meta->release_regno - BPF_REG_1]) == ARG_PTR_TO_DYNPTR)
+		err = dynptr_release(env, meta->release_regno);
+	else if (meta->ref_obj_id)
 		err = release_reference(env, meta->ref_obj_id);
 	else if (reg_is_null(reg))
 		err = 0;
@@ -829,7 +849,7 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 			return err;
 	}
 	if (meta.release_regno) {
-		err = release_arg(env, &meta);
+		err = release_arg(env, fn, &meta);
 		if (err)
 			return err;
 	}
@@ -848,7 +868,11 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		return err;
 	if (type_may_be_null(regs[BPF_REG_0].type))
 		regs[BPF_REG_0].id = ++env->id_gen;
-	if (helper_is_ptr_cast(meta.func_id)) {
+	if (meta.func_id == FN_dynptr_data) {
+		/* The slice lives as long as the dynptr and its reservation. */
+		regs[BPF_REG_0].dynptr_id = meta.dynptr.id;
+		regs[BPF_REG_0].ref_obj_id = meta.dynptr.ref_obj_id;
+	} else if (helper_is_ptr_cast(meta.func_id)) {
 		regs[BPF_REG_0].ref_obj_id = meta.ref_obj_id;
 	} else if (helper_acquires(fn, meta.map_ptr)) {
 		uint32_t id = ++env->id_gen;
@@ -864,7 +888,10 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
-	if (helper_changes_pkt_data(meta.func_id) &&
+	/* Writing through an skb dynptr may reallocate the packet. */
+	if ((helper_changes_pkt_data(meta.func_id) ||
+	     (meta.func_id == FN_dynptr_write &&
+	      (uint32_t)meta.dynptr.kind == DYNPTR_TYPE_SKB)) &&
 	    (meta.func_id != HELPER_TAIL_CALL || env_has(env, KVER_CALLS_CHANGE_PKT)))
 		clear_all_pkt_pointers(env);
 	if (env->inline_cb.pending)

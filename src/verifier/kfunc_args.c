@@ -7,9 +7,9 @@
  * optional buffer, "__str" a constant string, "__nullable" NULL or the
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
- * an iterator on the stack, or memory of the pointee's size. The kinds of
- * the object model (dynptrs, allocated objects, graphs, workqueues) are
- * reported unsupported.
+ * an iterator or a dynptr (dynptr.c) on the stack, or memory of the
+ * pointee's size. The kinds of the object model (allocated objects,
+ * graphs, workqueues) are reported unsupported.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
-	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_OBJECT_MODEL,
+	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -97,7 +97,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 				  const struct btf_type *ref)
 {
 	static const char *const structs[] = {
-		"bpf_dynptr", "bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+		"bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
 		"bpf_wq", "bpf_res_spin_lock",
 	};
 
@@ -161,6 +161,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_OBJECT_MODEL;
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
+	if (pointee_named(k, ref, "bpf_dynptr"))
+		return KARG_DYNPTR;
 	if (argno == 0 && k->kind >= KFUNC_ITER_NEW && k->kind <= KFUNC_ITER_DESTROY)
 		return KARG_ITER;
 	if (param_suffix(k, p, "__str"))
@@ -382,6 +384,10 @@ static int mem_size_param(struct vet_env *env, const struct kfunc_desc *k,
 	}
 	meta->const_found = true;
 	meta->const_value = size->b.var_off.value;
+	/* 6.18 marks the constant precise once more for the slices of a
+	 * dynptr; the log shows it, the state does not change. */
+	if (meta->dynptr.found && env_has(env, KVER_DYNPTR_SLICE_618))
+		return mark_chain_precision(env, (int)regno + 1);
 	return 0;
 }
 
@@ -394,6 +400,36 @@ static bool css_task_iter_allowed(const struct vet_env *env)
 	    env->expected_attach_type == BPF_TRACE_ITER)
 		return true;
 	return env->cur->in_sleepable;
+}
+
+/* A struct bpf_dynptr parameter: `__uninit` ones create the dynptr, of
+ * the kind the constructor makes or, for a clone, of its parent's kind
+ * and reference; the others read an initialised one. */
+static int dynptr_param(struct vet_env *env, const struct kfunc_desc *k,
+			const struct btf_param *p, uint32_t regno, struct kfunc_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+	uint32_t arg_type = ARG_PTR_TO_DYNPTR, clone_ref = 0;
+
+	if (reg->type == CONST_PTR_TO_DYNPTR)
+		arg_type |= MEM_RDONLY;
+	if (param_suffix(k, p, "__uninit"))
+		arg_type |= MEM_UNINIT;
+	if (!strcmp(k->name, "bpf_dynptr_from_skb")) {
+		arg_type |= DYNPTR_TYPE_SKB;
+	} else if (!strcmp(k->name, "bpf_dynptr_from_xdp")) {
+		arg_type |= DYNPTR_TYPE_XDP;
+	} else if (!strcmp(k->name, "bpf_dynptr_clone") && (arg_type & MEM_UNINIT)) {
+		if (!meta->dynptr.found) {
+			verbose(env, "verifier internal error: no dynptr type for parent of clone\n");
+			return -EFAULT;
+		}
+		arg_type |= (uint32_t)meta->dynptr.kind;
+		clone_ref = meta->dynptr.ref_obj_id;
+	} else if (arg_type & MEM_UNINIT) {
+		return unsupported(env, "kfunc creating a dynptr of this kind");
+	}
+	return process_dynptr_arg(env, regno, arg_type, clone_ref, &meta->dynptr);
 }
 
 static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int kind,
@@ -440,6 +476,8 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		return check_const_str(env, regno);
 	case KARG_IRQ_FLAG:
 		return process_irq_flag(env, k->name, regno, insn_idx);
+	case KARG_DYNPTR:
+		return dynptr_param(env, k, &kfunc_params(k)[regno - 1], regno, meta);
 	case KARG_ITER:
 		if (!strcmp(k->name, "bpf_iter_css_task_new") && !css_task_iter_allowed(env)) {
 			verbose(env, "css_task_iter is only allowed in bpf_lsm, bpf_iter and sleepable progs\n");
@@ -487,7 +525,7 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 	if (kind == KARG_NULL)
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
-		return unsupported(env, "kfunc argument of the object model (dynptr, allocated object, graph)");
+		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
 	if (kind == KARG_BTF_ID || kind == KARG_MAP) {
 		err = check_trust(env, k, regno);
 		if (err)

@@ -5,7 +5,8 @@
  * maybe NULL with KF_RET_NULL), or memory of the pointee's size. The two
  * casts type R0 themselves: bpf_cast_to_kern_ctx gives the kernel's
  * struct behind the program's context, bpf_rdonly_cast an untrusted
- * pointer to the struct whose id the program passes.
+ * pointer to the struct whose id the program passes; so do the slices of
+ * a dynptr.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -111,6 +112,34 @@ static int set_mem_return(struct vet_env *env, const struct kfunc_desc *k,
 	return 0;
 }
 
+/* bpf_dynptr_slice(_rdwr): memory of the constant buffer size, of the
+ * dynptr's kind and tied to it by its id; the read-only slice may not be
+ * written, and the writable one needs a program that may write packets. */
+static int dynptr_slice(struct vet_env *env, const struct kfunc_desc *k,
+			const struct kfunc_meta *meta, struct reg_state *r0)
+{
+	bool rdwr = !strcmp(k->name, "bpf_dynptr_slice_rdwr");
+
+	if (!meta->const_found) {
+		verbose(env, "verifier internal error: bpf_dynptr_slice(_rdwr) no constant size\n");
+		return -EFAULT;
+	}
+	if (meta->const_value > UINT32_MAX)
+		return unsupported(env, "dynptr slice of more than 4 GiB");
+	reg_mark_ptr(r0, PTR_TO_MEM | (uint32_t)meta->dynptr.kind | (rdwr ? 0 : MEM_RDONLY));
+	r0->mem_size = (uint32_t)meta->const_value;
+	if (rdwr && !may_access_direct_pkt_data(env, ACCESS_WRITE)) {
+		verbose(env, "the prog does not allow writes to packet data\n");
+		return -EINVAL;
+	}
+	if (!meta->dynptr.id) {
+		verbose(env, "verifier internal error: no dynptr id\n");
+		return -EFAULT;
+	}
+	r0->dynptr_id = meta->dynptr.id;
+	return 0;
+}
+
 static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 			  const struct btf_type *t, struct kfunc_meta *meta)
 {
@@ -123,6 +152,9 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 		err = cast_to_kern_ctx(env, k, r0);
 	} else if (!strcmp(k->name, "bpf_rdonly_cast")) {
 		err = rdonly_cast(env, k, meta, r0);
+	} else if (!strcmp(k->name, "bpf_dynptr_slice") ||
+		   !strcmp(k->name, "bpf_dynptr_slice_rdwr")) {
+		err = dynptr_slice(env, k, meta, r0);
 	} else if (!pointee || btf_kind(pointee) == BTF_KIND_UNKN) {
 		reg_mark_unknown(env, r0);	/* void *: a number to the program */
 		return 0;

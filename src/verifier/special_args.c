@@ -3,8 +3,8 @@
  * Helper arguments that point at a special field of a map value, or at a
  * constant string: bpf_spin_lock/unlock (the lock, and the lock held by
  * the path), bpf_timer_* (the timer), bpf_kptr_xchg (the kptr slot) and
- * read-only format strings. Dynamic pointers, per-CPU BTF pointers and
- * objects from bpf_obj_new are not modelled.
+ * read-only format strings, dynamic pointers (dynptr.c) and per-CPU BTF
+ * pointers. Objects from bpf_obj_new are not modelled.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -340,15 +340,17 @@ int check_snprintf_call(struct vet_env *env)
 }
 
 /*
- * A dynptr argument. Only what the kernel refuses of the constant dynptr a
- * callback receives is decided here: a helper may neither initialise it
- * again nor change it. Dynptrs on the stack, and reading through one, are
- * not modelled yet.
+ * A dynptr argument (dynptr.c). Before dynptrs carried ids (6.3) only
+ * what the kernel refuses of the constant dynptr a callback receives is
+ * decided here: a helper may neither initialise it again nor change it.
  */
-static int check_dynptr_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type)
+static int check_dynptr_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+			    struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 
+	if (dynptr_modelled(env))
+		return process_dynptr_arg(env, regno, arg_type, 0, &meta->dynptr);
 	if (reg->type != CONST_PTR_TO_DYNPTR || !env_has(env, KVER_CONST_DYNPTR_ARGS))
 		return unsupported(env, "dynptr argument");
 	if (arg_type & MEM_UNINIT) {
@@ -394,7 +396,7 @@ int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	case ARG_PTR_TO_CONST_STR:
 		return check_const_str(env, regno);
 	case ARG_PTR_TO_DYNPTR:
-		return check_dynptr_arg(env, regno, arg_type);
+		return check_dynptr_arg(env, regno, arg_type, meta);
 	case ARG_PTR_TO_PERCPU_BTF_ID:
 		return check_percpu_btf_arg(env, regno, meta);
 	default:

@@ -15,12 +15,6 @@ int unsupported(struct vet_env *env, const char *what)
 	return -EOPNOTSUPP;
 }
 
-int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
-{
-	(void)env; (void)f; (void)spi;
-	return 0;
-}
-
 int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
 			  struct reg_state *dst)
 {

@@ -127,6 +127,15 @@ int check_store_reg_strict(struct vet_env *env, const struct bpfvet_insn *insn, 
 int check_ptr_alignment_strict(struct vet_env *env, const struct reg_state *reg, int size);
 #define FLOW_KEYS_SIZE 56
 
+/* What a helper or kfunc argument that reads a dynptr found (dynptr.c):
+ * its id, reference and kind. */
+struct dynptr_info {
+	bool found;
+	uint32_t id;
+	uint32_t ref_obj_id;
+	int kind;		/* DYNPTR_TYPE_* */
+};
+
 /* helper_call.c */
 /* What the arguments of one helper call established. */
 struct call_meta {
@@ -155,6 +164,8 @@ struct call_meta {
 	 * per-CPU variable passed, which the result points to. */
 	const void *ret_btf;
 	uint32_t ret_btf_id;
+	/* The dynptr argument read, for bpf_dynptr_data's slice. */
+	struct dynptr_info dynptr;
 };
 /* The argument's register type against what arg_type accepts. */
 int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
@@ -268,7 +279,6 @@ int set_btf_return_reg(struct vet_env *env, const struct helper_proto *fn,
 int check_helper_allowed(struct vet_env *env, const struct helper_proto *fn);
 int ld_imm_ksym(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
 int ksym_check_ldimm64(struct vet_env *env, uint32_t idx);
-int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
 bool ctx_has_conversion(const struct vet_env *env);
 
 /* helper rules (helper_rules.c) */
@@ -294,6 +304,17 @@ bool retval_within(struct retval_range r, const struct reg_state *reg, bool is32
 void print_invalid_scalar(struct vet_env *env, const struct reg_state *reg,
 			  struct retval_range range, const char *ctx, const char *reg_name);
 
+/* dynptr.c: dynamic pointers on the stack and constant ones. */
+bool dynptr_modelled(const struct vet_env *env);
+int dynptr_spi(struct vet_env *env, const struct reg_state *reg);
+int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi);
+/* arg_type: ARG_PTR_TO_DYNPTR with MEM_UNINIT (create), MEM_RDONLY (read
+ * only) and a DYNPTR_TYPE_* kind to create or expect. */
+int process_dynptr_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
+		       uint32_t clone_ref_obj_id, struct dynptr_info *out);
+int dynptr_check_owned(struct vet_env *env, uint32_t regno);
+int dynptr_release(struct vet_env *env, uint32_t regno);
+
 /* iter.c: open-coded iterators. Where the call's iterator lives, once R1
  * is checked. */
 struct iter_arg {
@@ -315,6 +336,7 @@ struct kfunc_meta {
 	uint64_t r0_size;	/* rdonly_buf_size / rdwr_buf_size */
 	bool r0_rdonly;
 	struct iter_arg it;
+	struct dynptr_info dynptr;	/* the initialised dynptr argument */
 };
 int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
 		     struct kfunc_meta *meta);

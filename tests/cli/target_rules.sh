@@ -64,6 +64,8 @@ cat >"$TMP/cases" <<'LIST'
 6.12 tcp_ca_write_sk_pacing.bpf.o write_sk_pacing_cong_control: it may since
 6.1 dummy_st_ops_fail.bpf.o test_unsupported_field_sleepable: no sleepable struct_ops before 6.3
 6.12 dummy_st_ops_fail.bpf.o test_unsupported_field_sleepable: since, bpf_dummy_ops' own rule
+6.1 verifier_global_subprogs.bpf.o arg_tag_dynptr: a global function's struct bpf_dynptr is 16 bytes of memory before 6.3
+6.12 verifier_global_subprogs.bpf.o arg_tag_dynptr: a constant dynptr since
 LIST
 
 profiles=${XDG_CACHE_HOME:-$HOME/.cache}/bpfvet/profiles
