@@ -34,6 +34,9 @@ awk -F, '
 		key = $2 "," $3; total++
 		if (!(key in got)) { printf "missing %s\n", key; bad++; next }
 		split(got[key], g, ",")
+		# A program bpfvet no longer decides (a feature it reports as
+		# unsupported after the run was recorded) says nothing of pruning.
+		if (g[1] == "unsupported") next
 		if (g[1] != $5 && !($24 ~ /too large|too complex/ && g[1] == "success")) {
 			printf "verdict %s: %s, kernel %s\n", key, g[1], $5; bad++; next
 		}
