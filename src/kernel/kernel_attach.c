@@ -44,30 +44,6 @@ static int attach_btf(struct kload *kl, const struct btf *vmlinux)
 /* struct_ops                                                          */
 /* ------------------------------------------------------------------ */
 
-static int find_kern_member(const struct btf *btf, const struct btf_type *t,
-			    const char *name)
-{
-	const struct btf_member *m = btf_members(t);
-
-	for (uint16_t i = 0; i < btf_vlen(t); i++) {
-		const char *mname = btf__name_by_offset(btf, m[i].name_off);
-
-		if (mname && !strcmp(mname, name))
-			return i;
-	}
-	return -1;
-}
-
-static bool is_func_ptr(const struct btf *btf, uint32_t type)
-{
-	const struct btf_type *t = btf_skip_mods(btf, type, NULL);
-
-	if (!t || !btf_is_ptr(t))
-		return false;
-	t = btf_skip_mods(btf, t->type, NULL);
-	return t && btf_is_func_proto(t);
-}
-
 static int kern_struct(struct kload *kl, const struct btf *vmlinux, const char *local,
 		       int *type_id)
 {
@@ -114,12 +90,12 @@ static int attach_struct_ops(struct kload *kl, const struct btf *vmlinux)
 	if (err)
 		return err;
 	kt = btf__type_by_id(vmlinux, (uint32_t)kid);
-	kidx = find_kern_member(vmlinux, kt, mname);
+	kidx = struct_ops_member_named(vmlinux, kt, mname);
 	if (kidx < 0)
 		return kload_refuse(kl, -EOPNOTSUPP,
 				    "struct_ops init_kern %s: Cannot find member %s in kernel BTF",
 				    map->name, mname);
-	if (!is_func_ptr(vmlinux, btf_members(kt)[kidx].type))
+	if (!struct_ops_member_is_func_ptr(vmlinux, btf_members(kt)[kidx].type))
 		return kload_refuse(kl, -EOPNOTSUPP,
 				    "struct_ops init_kern %s: kernel member %s is not a func ptr",
 				    map->name, mname);

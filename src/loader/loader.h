@@ -34,6 +34,13 @@ struct btf_type;
 const struct btf_type *btf_skip_mods(const struct btf *btf, uint32_t id,
 				     uint32_t *res_id);
 
+/* struct_ops.c: the member of a kernel struct_ops type named `name`
+ * (its index, or -1), and whether a member's type is a function pointer,
+ * which is what a struct_ops member must be. The loader and the kernel
+ * loader (src/kernel) both ask. */
+int struct_ops_member_named(const struct btf *btf, const struct btf_type *t, const char *name);
+bool struct_ops_member_is_func_ptr(const struct btf *btf, uint32_t type);
+
 /* kconfig.c */
 enum kcfg_type {
 	KCFG_UNKNOWN,

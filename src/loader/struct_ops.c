@@ -131,8 +131,7 @@ void struct_ops_assign(struct loader *ld)
 	}
 }
 
-/* Index of the member of kernel struct `t` named `name`, or -1. */
-static int kern_member_named(const struct btf *btf, const struct btf_type *t, const char *name)
+int struct_ops_member_named(const struct btf *btf, const struct btf_type *t, const char *name)
 {
 	const struct btf_member *m = btf_members(t);
 
@@ -145,7 +144,7 @@ static int kern_member_named(const struct btf *btf, const struct btf_type *t, co
 	return -1;
 }
 
-static bool kern_is_func_ptr(const struct btf *btf, uint32_t type)
+bool struct_ops_member_is_func_ptr(const struct btf *btf, uint32_t type)
 {
 	const struct btf_type *t = btf_skip_mods(btf, type, NULL);
 
@@ -186,12 +185,12 @@ static int resolve_one(struct loader *ld, struct bpfvet_program *p)
 		return ld_refuse(ld, p, -ESRCH,
 				 "struct_ops init_kern: struct %s is not found in kernel BTF", tname);
 	kt = btf__type_by_id(kbtf, (uint32_t)kid);
-	kidx = kern_member_named(kbtf, kt, mname);
+	kidx = struct_ops_member_named(kbtf, kt, mname);
 	if (kidx < 0)
 		return ld_refuse(ld, p, -EOPNOTSUPP,
 				 "struct_ops init_kern %s: Cannot find member %s in kernel BTF",
 				 map->name, mname);
-	if (!kern_is_func_ptr(kbtf, btf_members(kt)[kidx].type))
+	if (!struct_ops_member_is_func_ptr(kbtf, btf_members(kt)[kidx].type))
 		return ld_refuse(ld, p, -EOPNOTSUPP,
 				 "struct_ops init_kern %s: kernel member %s is not a func ptr",
 				 map->name, mname);
