@@ -11,6 +11,7 @@
  * (kfunc.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -33,19 +34,6 @@ static const struct kfunc_desc builtin[] = {
 	 * exception callback (exccb.c) */
 	{ .name = "bpf_throw", .kind = KFUNC_THROW, .nargs = 1 },
 };
-
-/* The extern's name up to its "___flavour" suffix, which libbpf drops
- * when it resolves the kfunc. */
-static void essential_name(const char *name, char *buf, size_t sz)
-{
-	const char *flavour = strstr(name, "___");
-	size_t n = flavour ? (size_t)(flavour - name) : strlen(name);
-
-	if (n >= sz)
-		n = sz - 1;
-	memcpy(buf, name, n);
-	buf[n] = '\0';
-}
 
 static enum kfunc_kind kind_of(const char *name, uint32_t flags)
 {
@@ -119,7 +107,9 @@ int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
 	if (insn->src_reg != BPF_PSEUDO_KFUNC_CALL || insn->off || !prog || insn->imm < 0 ||
 	    (size_t)insn->imm >= prog->extern_cnt || !prog->externs[insn->imm].name)
 		return -ENOENT;
-	essential_name(prog->externs[insn->imm].name, name, sizeof(name));
+	/* libbpf resolves the kfunc without the extern's ___flavour. */
+	snprintf(name, sizeof(name), "%.*s", (int)core_essential_len(prog->externs[insn->imm].name),
+		 prog->externs[insn->imm].name);
 	if (env->targ_btf)
 		return describe_btf(env, name, out);
 	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++) {

@@ -29,4 +29,7 @@
 #define DYNPTR_TYPE_SKB_META	0x8000000u
 #define BASE_TYPE_MASK		0xffu
 
+/* The flags that leave a BTF pointer trusted. */
+#define TRUSTED_MODIFIERS	(MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
+
 #endif

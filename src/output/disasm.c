@@ -502,7 +502,6 @@ static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 	const struct bpfvet_program *prog = priv;
 	const struct bpfvet_object *obj = prog->obj;
 	const struct bpfvet_extern *ext;
-	const char *flavour;
 	char name[128];
 	int kid;
 
@@ -514,9 +513,7 @@ static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 	*id = (int32_t)ext->btf_id;
 	if (!obj || !obj->targ_btf)
 		return ext->name;
-	flavour = strstr(ext->name, "___");
-	snprintf(name, sizeof(name), "%.*s",
-		 flavour ? (int)(flavour - ext->name) : (int)strlen(ext->name), ext->name);
+	snprintf(name, sizeof(name), "%.*s", (int)core_essential_len(ext->name), ext->name);
 	kid = btf_index_find(obj->targ_index, obj->targ_btf, name, BTF_KIND_FUNC);
 	if (kid <= 0)
 		return ext->name;

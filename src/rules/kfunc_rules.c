@@ -16,8 +16,6 @@
 #include "kfunc_sets.h"
 #include "kver.h"
 
-#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
-
 static const struct kfunc_set_row *row_search(const char *name)
 {
 	size_t lo = 0, hi = kfunc_set_row_cnt;

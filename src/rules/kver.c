@@ -11,8 +11,6 @@
 
 #include "kver.h"
 
-#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
-
 static const struct {
 	uint32_t since;
 	const char *name;

@@ -236,6 +236,9 @@ enum kver_feature {
 	KVER__COUNT,
 };
 
+/* KERNEL_VERSION(a, b, c), as the tables of rules/ write versions. */
+#define KV(a, b, c) (((uint32_t)(a) << 16) | ((uint32_t)(b) << 8) | (uint32_t)(c))
+
 /* kver: KERNEL_VERSION(a, b, c) of the target, 0 when unknown. */
 bool kver_has(uint32_t kver, enum kver_feature f);
 /* "ISA v4 (6.6)", for messages and docs. */

@@ -147,6 +147,11 @@ bool reg_is_const(const struct reg_state *reg)
 	return reg->type == SCALAR_VALUE && tnum_is_const(reg->b.var_off);
 }
 
+bool reg_is_null_scalar(const struct reg_state *reg)
+{
+	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
+}
+
 bool reg_type_is_map(uint32_t type)
 {
 	switch (base_type(type)) {

@@ -503,6 +503,8 @@ bool reg_type_is_map(uint32_t type);
 bool reg_type_is_sk_pointer(uint32_t type);
 bool reg_type_is_spillable(uint32_t type);
 bool reg_is_const(const struct reg_state *reg);
+/* The scalar 0: NULL where a pointer is wanted. */
+bool reg_is_null_scalar(const struct reg_state *reg);
 
 /* print.c */
 void print_reg(struct vet_env *env, uint32_t frameno, const struct reg_state *reg);

@@ -52,8 +52,6 @@ static const char *msg_name(const struct btf *btf, const struct btf_type *t)
 	return kbtf_msg_name(btf, t->name_off);
 }
 
-#define TRUSTED_MODIFIERS (MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
-
 bool reg_is_trusted(const struct reg_state *reg)
 {
 	uint32_t flags = reg->type & ~BASE_TYPE_MASK;

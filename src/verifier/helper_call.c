@@ -136,11 +136,6 @@ static void print_expected(struct vet_env *env, uint32_t regno, uint32_t type,
 	verbose(env, "%s\n", reg_type_name(env, tb, sizeof(tb), want[i]));
 }
 
-static bool reg_is_null(const struct reg_state *reg)
-{
-	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
-}
-
 int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		   const struct call_meta *meta)
 {
@@ -281,7 +276,7 @@ int check_helper_mem_access(struct vet_env *env, uint32_t regno, int size,
 		}
 		/* fallthrough */
 	default:
-		if (zero_ok && size == 0 && reg_is_null(reg))
+		if (zero_ok && size == 0 && reg_is_null_scalar(reg))
 			return 0;
 		verbose(env, "R%u type=%s ", regno, reg_type_str(tb, sizeof(tb), reg->type));
 		verbose(env, "expected=%s\n", reg_type_str(tb, sizeof(tb), PTR_TO_STACK));
@@ -389,7 +384,7 @@ static int check_arg_by_kind(struct vet_env *env, uint32_t arg, uint32_t arg_typ
 		}
 		return 0;
 	case ARG_PTR_TO_MAP_VALUE:
-		if ((arg_type & PTR_MAYBE_NULL) && reg_is_null(reg))
+		if ((arg_type & PTR_MAYBE_NULL) && reg_is_null_scalar(reg))
 			return 0;
 		if (!meta->map_ptr) {
 			verbose(env, "invalid map_ptr to access map->value\n");
@@ -494,7 +489,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 		if (err)
 			return err;
 	}
-	if (reg_is_null(reg) && (arg_type & PTR_MAYBE_NULL)) {
+	if (reg_is_null_scalar(reg) && (arg_type & PTR_MAYBE_NULL)) {
 		err = mark_chain_precision(env, (int)regno);
 		if (err)
 			return err;
@@ -520,7 +515,7 @@ static int check_func_arg(struct vet_env *env, uint32_t arg, struct call_meta *m
 			return err;
 		meta->release_regno = regno;
 	} else if (arg_type & OBJ_RELEASE) {
-		if (!reg->ref_obj_id && !reg_is_null(reg)) {
+		if (!reg->ref_obj_id && !reg_is_null_scalar(reg)) {
 			verbose(env, "R%u must be referenced when passed to release function\n",
 				regno);
 			return -EINVAL;
@@ -660,7 +655,7 @@ static void refine_retval(struct vet_env *env, const struct helper_proto *fn,
  * while deciding so, which the state comparisons then see. */
 static int loop_flags_zero(struct vet_env *env, bool *zero)
 {
-	*zero = reg_is_null(&cur_regs(env)[BPF_REG_4]);
+	*zero = reg_is_null_scalar(&cur_regs(env)[BPF_REG_4]);
 	return *zero ? mark_chain_precision(env, BPF_REG_4) : 0;
 }
 
@@ -694,7 +689,7 @@ static int check_helper_specials(struct vet_env *env, const struct bpfvet_insn *
 	case HELPER_TAIL_CALL:
 		return check_resource_leak(env, true, "tail_call");
 	case HELPER_GET_LOCAL_STORAGE:
-		if (!reg_is_null(&regs[BPF_REG_2])) {
+		if (!reg_is_null_scalar(&regs[BPF_REG_2])) {
 			verbose(env, "get_local_storage() doesn't support non-zero flags\n");
 			return -EINVAL;
 		}
@@ -807,7 +802,7 @@ static int release_arg(struct vet_env *env, const struct helper_proto *fn,
 		err = dynptr_release(env, meta->release_regno);
 	else if (meta->ref_obj_id)
 		err = release_reference(env, meta->ref_obj_id);
-	else if (reg_is_null(reg))
+	else if (reg_is_null_scalar(reg))
 		err = 0;
 	if (err)
 		verbose(env, "func %s#%d reference has not been acquired before\n",
@@ -856,13 +851,8 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = check_helper_specials(env, insn, insn_idx, &meta);
 	if (err)
 		return err;
+	clobber_caller_saved(env);
 	regs = cur_regs(env);
-	for (int r = BPF_REG_1; r <= BPF_REG_5; r++) {
-		reg_mark_not_init(&regs[r]);
-		scratch_reg(env, r);
-	}
-	reg_mark_not_init(&regs[BPF_REG_0]);
-	cur_frame(env)->written_regs |= 0x3f;
 	err = set_return_reg(env, fn, &meta);
 	if (err)
 		return err;

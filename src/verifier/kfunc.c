@@ -20,17 +20,6 @@
 #include "verifier.h"
 #include "loader/loader.h"
 
-static void clobber_caller_saved(struct vet_env *env)
-{
-	struct reg_state *regs = cur_regs(env);
-
-	for (int r = BPF_REG_0; r <= BPF_REG_5; r++) {
-		reg_mark_not_init(&regs[r]);
-		scratch_reg(env, r);
-	}
-	cur_frame(env)->written_regs |= 0x3f;
-}
-
 /* The program types the kernel registers bpf_throw for (its generic kfunc
  * set); for the others bpfvet does not know the answer. */
 static bool throw_allowed(const struct vet_env *env)

@@ -60,11 +60,6 @@ static bool is_size_param(const struct kfunc_desc *k, const struct btf_param *p,
 	return param_suffix(k, p, suffix);
 }
 
-static bool is_null_reg(const struct reg_state *reg)
-{
-	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
-}
-
 static const char *pointee_name(const struct kfunc_desc *k, const struct btf_type *ref)
 {
 	return ref ? kbtf_msg_name(k->btf, ref->name_off) : "";
@@ -155,7 +150,7 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 
 	if (!strcmp(k->name, "bpf_cast_to_kern_ctx") || is_ctx_param(env, k, ref))
 		return KARG_CTX;
-	if (param_suffix(k, p, "__nullable") && is_null_reg(reg))
+	if (param_suffix(k, p, "__nullable") && reg_is_null_scalar(reg))
 		return KARG_NULL;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
@@ -196,6 +191,24 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 	return mem_size ? KARG_MEM_SIZE : KARG_MEM;
 }
 
+/* A __k or __szk argument: the kfunc's one constant, which must be known. */
+static int take_constant(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta)
+{
+	const struct reg_state *reg = &cur_regs(env)[regno];
+
+	if (meta->const_found) {
+		verbose(env, "verifier internal error: only one constant argument permitted\n");
+		return -EFAULT;
+	}
+	if (!tnum_is_const(reg->b.var_off)) {
+		verbose(env, "R%u must be a known constant\n", regno);
+		return -EINVAL;
+	}
+	meta->const_found = true;
+	meta->const_value = reg->b.var_off.value;
+	return 0;
+}
+
 static int scalar_param(struct vet_env *env, const struct kfunc_desc *k,
 			const struct btf_param *p, uint32_t regno, struct kfunc_meta *meta)
 {
@@ -208,20 +221,10 @@ static int scalar_param(struct vet_env *env, const struct kfunc_desc *k,
 		return -EINVAL;
 	}
 	if (param_suffix(k, p, "__k")) {
-		if (meta->const_found) {
-			verbose(env, "verifier internal error: only one constant argument permitted\n");
-			return -EFAULT;
-		}
-		if (!tnum_is_const(reg->b.var_off)) {
-			verbose(env, "R%u must be a known constant\n", regno);
-			return -EINVAL;
-		}
-		err = mark_chain_precision(env, (int)regno);
-		if (err < 0)
-			return err;
-		meta->const_found = true;
-		meta->const_value = reg->b.var_off.value;
-		return 0;
+		err = take_constant(env, regno, meta);
+		if (!err)
+			err = mark_chain_precision(env, (int)regno);
+		return err < 0 ? err : 0;
 	}
 	buf_size = !strcmp(param_name(k, p), "rdonly_buf_size") ||
 		   !strcmp(param_name(k, p), "rdwr_buf_size");
@@ -268,15 +271,12 @@ static int check_trust(struct vet_env *env, const struct kfunc_desc *k, uint32_t
 	return 0;
 }
 
-#define TRUSTED_MODIFIERS (MEM_ALLOC | PTR_TRUSTED | NON_OWN_REF)
-
 /* "nf_conn___init" and "nf_conn": two names of one struct, which the
  * kernel does not let stand for each other, even though one starts with
  * the other. */
 static bool nocast_alias(const char *a, const char *b)
 {
-	const char *fa = strstr(a, "___"), *fb = strstr(b, "___");
-	size_t na = fa ? (size_t)(fa - a) : strlen(a), nb = fb ? (size_t)(fb - b) : strlen(b);
+	size_t na = core_essential_len(a), nb = core_essential_len(b);
 
 	return strcmp(a, b) && na == nb && !strncmp(a, b, na);
 }
@@ -342,7 +342,7 @@ static int mem_param(struct vet_env *env, const struct kfunc_desc *k, uint32_t r
 			regno - 1, kbtf_kind_str(ref), pointee_name(k, ref), -EINVAL);
 		return -EINVAL;
 	}
-	if (is_null_reg(reg))
+	if (reg_is_null_scalar(reg))
 		return 0;
 	reg->type &= ~PTR_MAYBE_NULL;
 	err = check_helper_mem_access(env, regno, (int)sz.size, ACCESS_READ, true, false, NULL);
@@ -360,7 +360,7 @@ static int mem_size_param(struct vet_env *env, const struct kfunc_desc *k,
 	const struct reg_state *size = &regs[regno + 1];
 	int err = 0;
 
-	if (!is_null_reg(mem) || !param_suffix(k, &params[regno - 1], "__opt")) {
+	if (!reg_is_null_scalar(mem) || !param_suffix(k, &params[regno - 1], "__opt")) {
 		mem->type &= ~PTR_MAYBE_NULL;
 		err = check_mem_size_pair(env, regno + 1, ACCESS_READ);
 		if (!err)
@@ -374,16 +374,9 @@ static int mem_size_param(struct vet_env *env, const struct kfunc_desc *k,
 	}
 	if (!is_size_param(k, &params[regno], size, "__szk"))
 		return 0;
-	if (meta->const_found) {
-		verbose(env, "verifier internal error: only one constant argument permitted\n");
-		return -EFAULT;
-	}
-	if (!tnum_is_const(size->b.var_off)) {
-		verbose(env, "R%u must be a known constant\n", regno + 1);
-		return -EINVAL;
-	}
-	meta->const_found = true;
-	meta->const_value = size->b.var_off.value;
+	err = take_constant(env, regno + 1, meta);
+	if (err)
+		return err;
 	/* 6.18 marks the constant precise once more for the slices of a
 	 * dynptr; the log shows it, the state does not change. */
 	if (meta->dynptr.found && env_has(env, KVER_DYNPTR_SLICE_618))
@@ -503,7 +496,7 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 	int kind, err;
 
 	if (flags_trusted(k) && env_has(env, KVER_PTR_TRUSTED) &&
-	    (is_null_reg(reg) || type_may_be_null(reg->type)) &&
+	    (reg_is_null_scalar(reg) || type_may_be_null(reg->type)) &&
 	    !param_suffix(k, &params[i], "__nullable")) {
 		verbose(env, "Possibly NULL pointer passed to trusted arg%d\n", i);
 		return -EACCES;

@@ -62,12 +62,8 @@ int check_ld_abs(struct vet_env *env, const struct bpfvet_insn *insn)
 	err = check_ptr_off_reg(env, &regs[BPF_REG_6], BPF_REG_6, false);
 	if (err)
 		return err;
-	for (int r = BPF_REG_0; r <= BPF_REG_5; r++) {
-		reg_mark_not_init(&regs[r]);
-		scratch_reg(env, r);
-	}
+	clobber_caller_saved(env);
 	reg_mark_unknown(env, &regs[BPF_REG_0]);
-	cur_frame(env)->written_regs |= 0x3f;
 	if (!env->cur->curframe)
 		return 0;
 	/* At run time a failed load returns 0 from the whole subprogram:

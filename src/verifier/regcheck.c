@@ -65,3 +65,16 @@ int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
 	}
 	return check_reg_arg(env, insn->dst_reg, dst_t);
 }
+
+/* After a helper, kfunc or LD_ABS call: R0-R5 hold nothing readable, and
+ * were written since the last checkpoint (6.1's "_w" marks). */
+void clobber_caller_saved(struct vet_env *env)
+{
+	struct reg_state *regs = cur_regs(env);
+
+	for (int r = BPF_REG_0; r <= BPF_REG_5; r++) {
+		reg_mark_not_init(&regs[r]);
+		scratch_reg(env, r);
+	}
+	cur_frame(env)->written_regs |= 0x3f;
+}

@@ -96,11 +96,6 @@ static void mark_byte_misc(const struct vet_env *env, uint8_t *t)
 	*t = STACK_MISC;
 }
 
-static bool reg_is_null_scalar(const struct reg_state *reg)
-{
-	return reg->type == SCALAR_VALUE && tnum_equals_const(reg->b.var_off, 0);
-}
-
 static int reg_bit_width(const struct reg_state *reg)
 {
 	uint64_t v = reg->b.umax;

@@ -35,6 +35,7 @@ int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
 /* regcheck.c: operand reads and writes */
 enum reg_arg_type { SRC_OP, DST_OP, DST_OP_NO_MARK };
 int check_reg_arg(struct vet_env *env, uint32_t regno, enum reg_arg_type t);
+void clobber_caller_saved(struct vet_env *env);
 /* An instruction's two operands in the kernel's order: the source register
  * (when the instruction reads one), then the destination as dst_t. */
 int check_src_dst_args(struct vet_env *env, const struct bpfvet_insn *insn,
