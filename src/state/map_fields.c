@@ -486,31 +486,98 @@ static bool is_alloc_obj_member(const struct btf *btf, uint32_t id, const int *n
 	return t && find_kptr(&f, t, 0, &tmp) == 1;
 }
 
+static void find_alloc_obj_names(const struct btf *btf, int *named)
+{
+	for (size_t i = 0; i < ARRAY_LEN(alloc_obj_fields); i++)
+		named[i] = btf__find_by_name_kind(btf, alloc_obj_fields[i], BTF_KIND_STRUCT);
+}
+
+/* A struct the kernel keeps a record for: one of its own members (not
+ * nested ones) is a special struct or a kptr. */
+static bool is_meta_struct(const struct btf *btf, const struct btf_type *t, const int *named)
+{
+	const struct btf_member *m;
+
+	if (!is_composite(t))
+		return false;
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++)
+		if (is_alloc_obj_member(btf, m->type, named, ARRAY_LEN(alloc_obj_fields)))
+			return true;
+	return false;
+}
+
+static int parse_meta_struct(const struct btf *btf, uint32_t id, struct map_record *rec)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	memset(rec, 0, sizeof(*rec));
+	if (parse_fields(btf, id, t->size, ALLOC_OBJ_MASK, false, rec))
+		return -EINVAL;
+	return rec->cnt ? 0 : -EFAULT;
+}
+
 bool map_btf_refused(const struct btf *btf)
 {
 	int named[ARRAY_LEN(alloc_obj_fields)];
 	uint32_t n = btf__type_cnt(btf);
 
-	for (size_t i = 0; i < ARRAY_LEN(alloc_obj_fields); i++)
-		named[i] = btf__find_by_name_kind(btf, alloc_obj_fields[i], BTF_KIND_STRUCT);
+	find_alloc_obj_names(btf, named);
 	for (uint32_t id = 1; id < n; id++) {
-		const struct btf_type *t = btf__type_by_id(btf, id);
-		const struct btf_member *m;
 		struct map_record rec;
-		bool found = false;
 
-		if (!is_composite(t))
-			continue;
-		m = btf_members(t);
-		for (uint16_t i = 0; i < btf_vlen(t) && !found; i++, m++)
-			found = is_alloc_obj_member(btf, m->type, named, ARRAY_LEN(named));
-		if (!found)
-			continue;
-		memset(&rec, 0, sizeof(rec));
-		if (parse_fields(btf, id, t->size, ALLOC_OBJ_MASK, false, &rec) || !rec.cnt)
+		if (is_meta_struct(btf, btf__type_by_id(btf, id), named) &&
+		    parse_meta_struct(btf, id, &rec))
 			return true;
 	}
 	return false;
+}
+
+/* The records of the program BTF's structs, in id order. */
+static int struct_metas_init(struct vet_env *env, const struct btf *btf)
+{
+	int named[ARRAY_LEN(alloc_obj_fields)];
+	uint32_t n = btf__type_cnt(btf), cnt = 0;
+
+	find_alloc_obj_names(btf, named);
+	for (uint32_t id = 1; id < n; id++)
+		cnt += is_meta_struct(btf, btf__type_by_id(btf, id), named);
+	if (!cnt)
+		return 0;
+	env->struct_metas = vet_calloc(env, cnt, sizeof(*env->struct_metas));
+	if (!env->struct_metas)
+		return -ENOMEM;
+	for (uint32_t id = 1; id < n; id++) {
+		struct struct_meta *m = &env->struct_metas[env->struct_meta_cnt];
+
+		if (!is_meta_struct(btf, btf__type_by_id(btf, id), named))
+			continue;
+		m->btf_id = id;
+		if (parse_meta_struct(btf, id, &m->rec))
+			return -EFAULT;	/* map_btf_refused said otherwise */
+		env->struct_meta_cnt++;
+	}
+	return 0;
+}
+
+const struct map_record *struct_meta_record(const struct vet_env *env, const void *btf,
+					    uint32_t btf_id)
+{
+	uint32_t lo = 0, hi = env->struct_meta_cnt;
+
+	if (!btf || btf != env->prog_btf)
+		return NULL;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (env->struct_metas[mid].btf_id == btf_id)
+			return &env->struct_metas[mid].rec;
+		if (env->struct_metas[mid].btf_id < btf_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 /* Map types each field kind may live in (map_check_btf). */
@@ -650,11 +717,18 @@ int records_init(struct vet_env *env)
 {
 	const struct btf *btf = env->prog->obj ? env->prog->obj->btf : NULL;
 	uint32_t kver = env->prog->obj ? env->prog->obj->target_kver : 0;
+	int err;
 
-	if (!env->map_cnt)
-		return 0;
 	if (btf && map_btf_refused(btf))
 		btf = NULL;
+	env->prog_btf = btf;
+	if (btf) {
+		err = struct_metas_init(env, btf);
+		if (err)
+			return err;
+	}
+	if (!env->map_cnt)
+		return 0;
 	env->map_records = vet_calloc(env, env->map_cnt, sizeof(*env->map_records));
 	if (!env->map_records)
 		return -ENOMEM;
@@ -667,6 +741,9 @@ void records_free(struct vet_env *env)
 {
 	vet_free(env, env->map_records);
 	env->map_records = NULL;
+	vet_free(env, env->struct_metas);
+	env->struct_metas = NULL;
+	env->struct_meta_cnt = 0;
 }
 
 const struct map_record *map_record_of(const struct vet_env *env,

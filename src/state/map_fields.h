@@ -57,6 +57,13 @@ struct map_record {
 	struct map_field fields[MAP_FIELDS_MAX];	/* by offset */
 };
 
+/* One struct of the program's BTF with special fields, which the kernel
+ * parses when it loads the BTF (btf_parse_struct_metas). */
+struct struct_meta {
+	uint32_t btf_id;
+	struct map_record rec;
+};
+
 struct btf;
 struct bpfvet_map;
 

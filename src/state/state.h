@@ -264,6 +264,7 @@ struct subprog_info {
 
 struct scc_visit;
 struct map_record;
+struct struct_meta;
 struct stack_live;
 struct reach;
 
@@ -354,6 +355,12 @@ struct vet_env {
 	size_t map_cnt;
 	/* Special fields of each map's value, parallel to maps. */
 	struct map_record *map_records;
+	/* The program's BTF as the kernel holds it (NULL without one, or
+	 * when the kernel refused it), and the records of its structs that
+	 * may be allocated objects (the kernel's btf_struct_metas), by id. */
+	const struct btf *prog_btf;
+	struct struct_meta *struct_metas;
+	uint32_t struct_meta_cnt;
 	uint32_t prog_type;
 	uint32_t expected_attach_type;
 	uint32_t prog_flags;
@@ -581,6 +588,10 @@ const struct map_field *map_field_at(const struct vet_env *env,
 				     uint32_t mask);
 const struct map_field *map_field_of_type(const struct vet_env *env,
 					  const struct bpfvet_map *map, uint32_t type);
+/* The record of a program-BTF struct that may be an allocated object, or
+ * NULL when the kernel keeps none for it (no special field). */
+const struct map_record *struct_meta_record(const struct vet_env *env, const void *btf,
+					    uint32_t btf_id);
 
 /* Iterators are told apart by their struct bpf_iter_<kind> in the target
  * BTF (iter.btf, iter.btf_id). Without a target BTF only bpf_iter_num is

@@ -455,6 +455,9 @@ static int check_btf_ptr_regs(struct vet_env *env, uint32_t regno, const struct 
 		verbose(env, "R%u is ptr_%s access percpu memory: off=%d\n", regno, tname, off);
 		return -EACCES;
 	}
+	/* The program's own objects: written freely, but for special fields. */
+	if (reg->type & MEM_ALLOC)
+		return alloc_obj_check_access(env, reg, off, size, t);
 	/* struct_ops types write kernel structs by their own rules; other
 	 * writes are the struct owners' (btf_write.c). */
 	if (t != ACCESS_READ && env->prog_type == BPF_PROG_TYPE_STRUCT_OPS) {
@@ -490,8 +493,6 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 
 	if (!reg->btf || !btf__type_by_id(reg->btf, reg->btf_id))
 		return unsupported(env, "BTF pointer without target BTF");
-	if (reg->type & MEM_ALLOC)
-		return unsupported(env, "access to an allocated object");
 	ret = check_btf_ptr_regs(env, regno, reg, off, size, t, kbtf_name(reg->btf, reg->btf_id));
 	if (ret)
 		return ret == BTF_WRITE_DONE ? 0 : ret;

@@ -48,7 +48,7 @@ static int arg_reg_kind(uint32_t type)
 		return 0;	/* the helper's own checks */
 	case PTR_TO_BTF_ID | MEM_ALLOC:
 	case PTR_TO_BTF_ID | MEM_PERCPU | MEM_ALLOC:
-		return 2;	/* allocated objects: not modelled */
+		return 2;	/* allocated objects: locks and kptr_xchg only */
 	default:
 		return -1;
 	}
@@ -66,8 +66,16 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		verbose(env, "verifier internal error: invalid PTR_TO_BTF_ID register for type match\n");
 		return -EFAULT;
 	}
-	if (kind == 2)
-		return unsupported(env, "allocated object passed to a helper");
+	if (kind == 2) {
+		if (func_id != HELPER_SPIN_LOCK && func_id != HELPER_SPIN_UNLOCK &&
+		    func_id != HELPER_KPTR_XCHG) {
+			verbose(env, "verifier internal error: unimplemented handling of MEM_ALLOC\n");
+			return -EFAULT;
+		}
+		if (func_id == HELPER_KPTR_XCHG && regno == BPF_REG_2)
+			return kptr_match_type(env, regno, meta->kptr_field);
+		return 0;
+	}
 	if (kind == 0)
 		return 0;
 	if (type_may_be_null(reg->type) && (!type_may_be_null(arg_type) || release)) {

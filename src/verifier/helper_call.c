@@ -156,6 +156,9 @@ int check_reg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	if (base_type(arg_type) == ARG_PTR_TO_MEM)
 		type &= ~(DYNPTR_TYPE_LOCAL | DYNPTR_TYPE_RINGBUF | DYNPTR_TYPE_SKB |
 			  DYNPTR_TYPE_XDP | DYNPTR_TYPE_SKB_META);
+	/* bpf_kptr_xchg stashes the program's own objects too. */
+	if (meta->func_id == HELPER_KPTR_XCHG && (type & MEM_ALLOC) && regno == BPF_REG_2)
+		type &= ~(MEM_ALLOC | MEM_PERCPU);
 	for (i = 0; ok[i]; i++)
 		if (type == ok[i])
 			break;

@@ -20,7 +20,8 @@
 
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
-	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_OBJECT_MODEL,
+	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_ALLOC_BTF_ID,
+	KARG_REFCOUNTED_KPTR, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -96,8 +97,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 		"bpf_wq", "bpf_res_spin_lock",
 	};
 
-	if (param_suffix(k, p, "__alloc") || param_suffix(k, p, "__refcounted_kptr") ||
-	    param_suffix(k, p, "__prog") ||
+	if (param_suffix(k, p, "__prog") ||
 	    param_suffix(k, p, "__iter"))
 		return true;
 	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
@@ -152,6 +152,10 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_CTX;
 	if (param_suffix(k, p, "__nullable") && reg_is_null_scalar(reg))
 		return KARG_NULL;
+	if (param_suffix(k, p, "__alloc"))
+		return KARG_ALLOC_BTF_ID;
+	if (param_suffix(k, p, "__refcounted_kptr"))
+		return KARG_REFCOUNTED_KPTR;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
 	if (param_suffix(k, p, "__irq_flag"))
@@ -453,6 +457,10 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 				    btf__type_by_id(k->btf, (uint32_t)id), (uint32_t)id, meta);
 	case KARG_BTF_ID:
 		return btf_id_param(env, k, regno, ref, ref_id, meta);
+	case KARG_ALLOC_BTF_ID:
+		return alloc_obj_drop_arg(env, k, regno, meta);
+	case KARG_REFCOUNTED_KPTR:
+		return alloc_obj_refcounted_arg(env, regno, meta);
 	case KARG_MEM:
 		return mem_param(env, k, regno, ref);
 	case KARG_CALLBACK:
@@ -519,7 +527,7 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
 		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
-	if (kind == KARG_BTF_ID || kind == KARG_MAP) {
+	if (kind == KARG_BTF_ID || kind == KARG_MAP || kind == KARG_ALLOC_BTF_ID) {
 		err = check_trust(env, k, regno);
 		if (err)
 			return err;

@@ -146,9 +146,12 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 	struct reg_state *r0 = &cur_regs(env)[BPF_REG_0];
 	uint32_t pid = 0;
 	const struct btf_type *pointee = kbtf_skip_mods(k->btf, t->type, &pid);
+	bool ret_null = k->flags & KF_RET_NULL;
 	int err;
 
-	if (!strcmp(k->name, "bpf_cast_to_kern_ctx")) {
+	if (alloc_kfunc_returns_obj(k->name)) {
+		err = alloc_obj_set_return(env, k, meta, r0, &ret_null);
+	} else if (!strcmp(k->name, "bpf_cast_to_kern_ctx")) {
 		err = cast_to_kern_ctx(env, k, r0);
 	} else if (!strcmp(k->name, "bpf_rdonly_cast")) {
 		err = rdonly_cast(env, k, meta, r0);
@@ -173,7 +176,7 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 	}
 	if (err)
 		return err;
-	if (k->flags & KF_RET_NULL) {
+	if (ret_null) {
 		r0->type |= PTR_MAYBE_NULL;
 		r0->id = ++env->id_gen;
 	}
@@ -183,10 +186,13 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 		err = ref_acquire(env, REF_TYPE_PTR, id, NULL);
 		if (err)
 			return err;
-		if (k->flags & KF_RET_NULL)
+		if (ret_null)
 			r0->id = id;
 		r0->ref_obj_id = id;
 	}
+	/* A lock's owner is told by the pointer's id. */
+	if (reg_may_point_to_spin_lock(env, r0) && !r0->id)
+		r0->id = ++env->id_gen;
 	return 0;
 }
 
@@ -196,7 +202,7 @@ int set_kfunc_return(struct vet_env *env, const struct kfunc_desc *k, struct kfu
 	const struct btf_type *t = kbtf_skip_mods(k->btf, proto->type, NULL);
 	struct reg_state *r0 = &cur_regs(env)[BPF_REG_0];
 
-	if ((k->flags & KF_ACQUIRE) &&
+	if ((k->flags & KF_ACQUIRE) && !alloc_kfunc_returns_obj(k->name) &&
 	    !(t && btf_is_ptr(t) && kbtf_is_struct(kbtf_skip_mods(k->btf, t->type, NULL)))) {
 		verbose(env, "acquire kernel function does not return PTR_TO_BTF_ID\n");
 		return -EINVAL;

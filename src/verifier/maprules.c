@@ -30,9 +30,13 @@ bool map_has_spin_lock(const struct vet_env *env, const struct bpfvet_map *map)
 	return map_has_field(env, map, FIELD_SPIN_LOCK | FIELD_RES_SPIN_LOCK);
 }
 
-/* Allocated objects (bpf_obj_new) are not modelled: only map values. */
+/* A map value or an allocated object whose struct has a lock. */
 bool reg_may_point_to_spin_lock(const struct vet_env *env, const struct reg_state *reg)
 {
+	const struct map_record *rec = alloc_obj_record(env, reg);
+
+	if (rec)
+		return rec->mask & (FIELD_SPIN_LOCK | FIELD_RES_SPIN_LOCK);
 	return base_type(reg->type) == PTR_TO_MAP_VALUE && reg->map_ptr &&
 	       map_has_spin_lock(env, reg->map_ptr);
 }

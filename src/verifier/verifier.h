@@ -338,6 +338,11 @@ struct kfunc_meta {
 	bool r0_rdonly;
 	struct iter_arg it;
 	struct dynptr_info dynptr;	/* the initialised dynptr argument */
+	/* The allocated object argument (alloc_obj.c): its type, and whether
+	 * the program owns it. */
+	const void *arg_btf;
+	uint32_t arg_btf_id;
+	bool arg_owning_ref;
 };
 int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
 		     struct kfunc_meta *meta);
@@ -347,5 +352,22 @@ int check_mem_size_pair(struct vet_env *env, uint32_t size_regno, enum access_ty
 int check_const_str(struct vet_env *env, uint32_t regno);
 const char *prog_ctx_struct_name(uint32_t prog_type);
 bool in_rcu_cs(const struct vet_env *env);
+
+/* alloc_obj.c: objects of program-BTF structs from bpf_obj_new */
+bool alloc_kfunc_modelled(const char *name);
+/* bpf_obj_new, bpf_percpu_obj_new, bpf_refcount_acquire: R0 is an object. */
+bool alloc_kfunc_returns_obj(const char *name);
+bool reg_is_alloc_obj(const struct reg_state *reg);
+/* The special fields of the object's struct, or NULL. */
+const struct map_record *alloc_obj_record(const struct vet_env *env, const struct reg_state *reg);
+/* R0 of the kfuncs that return objects; *ret_null: it may be NULL. */
+int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
+			 const struct kfunc_meta *meta, struct reg_state *r0, bool *ret_null);
+int alloc_obj_drop_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
+		       struct kfunc_meta *meta);
+int alloc_obj_refcounted_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
+/* Before the walk of a load or store through an object. */
+int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int off, int size,
+			   enum access_type t);
 
 #endif
