@@ -233,6 +233,13 @@ enum kver_feature {
 	 * and a global function's dynptr parameter is of the skb kind
 	 * ("dynptr_ptr(id=2,type=skb)"); before, of the local kind. */
 	KVER_DYNPTR_SLICE_618,
+	/* An internal inconsistency the verifier reports is a "verifier
+	 * bug: ..."; before, a "verifier internal error: ...". */
+	KVER_MSG_VERIFIER_BUG,
+	/* A BTF pointer member to something other than a struct loads as
+	 * read-only untrusted memory ("rdonly_untrusted_mem"); before, as a
+	 * scalar. */
+	KVER_WALK_PTR_UNTRUSTED_MEM,
 	KVER__COUNT,
 };
 

@@ -36,6 +36,11 @@ enum alloc_kfunc {
 	ALLOC_REFCOUNT_ACQUIRE,
 };
 
+const char *verifier_bug_prefix(const struct vet_env *env)
+{
+	return env_has(env, KVER_MSG_VERIFIER_BUG) ? "verifier bug" : "verifier internal error";
+}
+
 static int alloc_kfunc_of(const char *name)
 {
 	static const struct {
@@ -226,7 +231,7 @@ int alloc_obj_refcounted_arg(struct vet_env *env, uint32_t regno, struct kfunc_m
 		meta->arg_owning_ref = true;
 	rec = alloc_obj_record(env, reg);
 	if (!rec) {
-		verbose(env, "verifier internal error: Couldn't find btf_record\n");
+		verbose(env, "%s: Couldn't find btf_record\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	if (!(rec->mask & FIELD_REFCOUNT)) {
@@ -253,7 +258,8 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 		return -EACCES;
 	}
 	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id) {
-		verbose(env, "verifier internal error: ref_obj_id for allocated object must be non-zero\n");
+		verbose(env, "%s: ref_obj_id for allocated object must be non-zero\n",
+			verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	rec = struct_meta_record(env, reg->btf, reg->btf_id);

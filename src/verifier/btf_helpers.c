@@ -69,7 +69,8 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	if (kind == 2) {
 		if (func_id != HELPER_SPIN_LOCK && func_id != HELPER_SPIN_UNLOCK &&
 		    func_id != HELPER_KPTR_XCHG) {
-			verbose(env, "verifier internal error: unimplemented handling of MEM_ALLOC\n");
+			verbose(env, "%s: unimplemented handling of MEM_ALLOC\n",
+				verifier_bug_prefix(env));
 			return -EFAULT;
 		}
 		if (func_id == HELPER_KPTR_XCHG && regno == BPF_REG_2)

@@ -354,6 +354,8 @@ const char *prog_ctx_struct_name(uint32_t prog_type);
 bool in_rcu_cs(const struct vet_env *env);
 
 /* alloc_obj.c: objects of program-BTF structs from bpf_obj_new */
+/* "verifier bug" or, before 6.17, "verifier internal error". */
+const char *verifier_bug_prefix(const struct vet_env *env);
 bool alloc_kfunc_modelled(const char *name);
 /* bpf_obj_new, bpf_percpu_obj_new, bpf_refcount_acquire: R0 is an object. */
 bool alloc_kfunc_returns_obj(const char *name);
