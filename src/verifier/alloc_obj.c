@@ -273,3 +273,26 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 	}
 	return 0;
 }
+
+/* A lock argument inside an allocated object: its struct must have the
+ * field, and the pointer must point at it. */
+int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32_t type,
+			const char *what, int64_t off)
+{
+	const struct map_record *rec = alloc_obj_record(env, reg);
+	const struct map_field *f = NULL;
+
+	for (uint32_t i = 0; rec && i < rec->cnt && !f; i++)
+		if (rec->fields[i].type == type)
+			f = &rec->fields[i];
+	if (!f) {
+		verbose(env, "local 'kptr' has no valid %s\n", what);
+		return -EINVAL;
+	}
+	if (f->off != off) {
+		verbose(env, "off %lld doesn't point to 'struct %s' that is at %u\n",
+			(long long)off, what, f->off);
+		return -EINVAL;
+	}
+	return 0;
+}

@@ -4,7 +4,7 @@
  * constant string: bpf_spin_lock/unlock (the lock, and the lock held by
  * the path), bpf_timer_* (the timer), bpf_kptr_xchg (the kptr slot) and
  * read-only format strings, dynamic pointers (dynptr.c) and per-CPU BTF
- * pointers. Objects from bpf_obj_new are not modelled.
+ * pointers. Locks may also sit in allocated objects (alloc_obj.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,7 +32,7 @@ static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
 		return -EINVAL;
 	}
 	if (reg->type != PTR_TO_MAP_VALUE)
-		return unsupported(env, "lock in an allocated object");
+		return alloc_obj_field_arg(env, reg, type, what, off);
 	rec = map_record_of(env, reg->map_ptr);
 	if (!rec->has_btf) {
 		verbose(env, "map '%s' has to have BTF in order to use %s\n",
@@ -50,6 +50,13 @@ static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* What a lock belongs to: its map, or for allocated objects the BTF of
+ * their type (the id tells the objects apart). */
+static const void *lock_object(const struct reg_state *reg)
+{
+	return reg->type == PTR_TO_MAP_VALUE ? (const void *)reg->map_ptr : reg->btf;
 }
 
 /* A lock reference of `kind`; with id 0 and no object, any of them. */
@@ -75,12 +82,12 @@ static int take_lock(struct vet_env *env, const struct reg_state *reg)
 		verbose(env, "Locking two bpf_spin_locks are not allowed\n");
 		return -EINVAL;
 	}
-	err = ref_acquire(env, REF_TYPE_LOCK, reg->id, reg->map_ptr);
+	err = ref_acquire(env, REF_TYPE_LOCK, reg->id, lock_object(reg));
 	if (err)
 		return err;
 	st->active_locks++;
 	st->active_lock_id = reg->id;
-	st->active_lock_ptr = reg->map_ptr;
+	st->active_lock_ptr = lock_object(reg);
 	return 0;
 }
 
@@ -111,12 +118,12 @@ static int drop_lock(struct vet_env *env, const struct reg_state *reg)
 		verbose(env, "bpf_spin_unlock without taking a lock\n");
 		return -EINVAL;
 	}
-	r = find_lock(st, REF_TYPE_LOCK, reg->id, reg->map_ptr);
+	r = find_lock(st, REF_TYPE_LOCK, reg->id, lock_object(reg));
 	if (!r) {
 		verbose(env, "bpf_spin_unlock of different lock\n");
 		return -EINVAL;
 	}
-	if (reg->id != st->active_lock_id || reg->map_ptr != st->active_lock_ptr) {
+	if (reg->id != st->active_lock_id || lock_object(reg) != st->active_lock_ptr) {
 		verbose(env, "bpf_spin_unlock cannot be out of order\n");
 		return -EINVAL;
 	}

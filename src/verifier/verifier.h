@@ -368,6 +368,9 @@ int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 int alloc_obj_drop_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
 		       struct kfunc_meta *meta);
 int alloc_obj_refcounted_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
+/* A helper's lock argument that points into an object. */
+int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32_t type,
+			const char *what, int64_t off);
 /* Before the walk of a load or store through an object. */
 int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int off, int size,
 			   enum access_type t);

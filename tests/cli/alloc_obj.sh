@@ -11,7 +11,12 @@ need_target alloc_obj_target
 cat >"$TMP/want" <<'ROWS'
 drop_map_value,failure,10,R1 must be referenced or trusted
 drop_null,failure,6,Possibly NULL pointer passed to trusted arg0
+drop_under_lock,failure,11,function calls are not allowed while holding a lock
 drop_wrong_kind,failure,7,arg#0 expected for bpf_obj_drop_impl()
+lock_in_obj,success,20,
+lock_no_field,failure,7,local 'kptr' has no valid bpf_spin_lock
+lock_two_objs,failure,16,bpf_spin_unlock of different lock
+lock_wrong_off,failure,9,off 12 doesn't point to 'struct bpf_spin_lock' that is at 8
 locked_fields,success,15,
 new_drop,success,20,
 new_int,failure,3,bpf_obj_new/bpf_percpu_obj_new type ID argument must be of a struct

@@ -351,4 +351,70 @@ SEC("tc") int two_objects(struct __sk_buff *ctx)
 	return 0;
 }
 
+SEC("tc") int lock_in_obj(void *ctx)
+{
+	struct locked *p = obj_new(struct locked);
+
+	if (!p)
+		return 0;
+	bpf_spin_lock(&p->lock);
+	p->a = 7;
+	bpf_spin_unlock(&p->lock);
+	obj_drop(p);
+	return 0;
+}
+
+SEC("tc") int lock_no_field(void *ctx)
+{
+	struct plain *p = obj_new(struct plain);
+
+	if (!p)
+		return 0;
+	bpf_spin_lock((void *)p);
+	bpf_spin_unlock((void *)p);
+	obj_drop(p);
+	return 0;
+}
+
+SEC("tc") int lock_wrong_off(void *ctx)
+{
+	struct locked *p = obj_new(struct locked);
+
+	if (!p)
+		return 0;
+	bpf_spin_lock((void *)&p->b);
+	bpf_spin_unlock((void *)&p->b);
+	obj_drop(p);
+	return 0;
+}
+
+SEC("tc") int lock_two_objs(void *ctx)
+{
+	struct locked *p = obj_new(struct locked), *q;
+
+	if (!p)
+		return 0;
+	q = obj_new(struct locked);
+	if (!q) {
+		obj_drop(p);
+		return 0;
+	}
+	bpf_spin_lock(&p->lock);
+	bpf_spin_unlock(&q->lock);
+	obj_drop(p);
+	obj_drop(q);
+	return 0;
+}
+
+SEC("tc") int drop_under_lock(void *ctx)
+{
+	struct locked *p = obj_new(struct locked);
+
+	if (!p)
+		return 0;
+	bpf_spin_lock(&p->lock);
+	obj_drop(p);
+	return 0;
+}
+
 char _license[] SEC("license") = "GPL";
