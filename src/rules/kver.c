@@ -103,6 +103,10 @@ static const struct {
 	 * ptr_walk_scalar); dated by the kernel's history: the series that
 	 * made such pointers untrusted memory went into 6.17. */
 	[KVER_WALK_PTR_UNTRUSTED_MEM] = { KV(6, 17, 0), "pointers to non-structs as untrusted memory (6.17)" },
+	/* Seen in 6.18 (local_kptr_stash's stash_rb_nodes and bpfvet's own
+	 * experiments); 6.12's sources and records have no such check:
+	 * bound to (6.12, 6.18]. */
+	[KVER_ALLOC_CALL_ONE_TYPE] = { KV(6, 18, 0), "one type per object kfunc call (<= 6.18)" },
 	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
 };
 

@@ -240,6 +240,12 @@ enum kver_feature {
 	 * read-only untrusted memory ("rdonly_untrusted_mem"); before, as a
 	 * scalar. */
 	KVER_WALK_PTR_UNTRUSTED_MEM,
+	/* A call of bpf_obj_new, bpf_obj_drop or bpf_refcount_acquire (and
+	 * their per-CPU twins) serves one type: the kernel patches the
+	 * call's hidden argument once, so a second visit with another size
+	 * or other special fields is refused ("same call cannot be used
+	 * with different types"); before, the last visit won. */
+	KVER_ALLOC_CALL_ONE_TYPE,
 	KVER__COUNT,
 };
 

@@ -159,6 +159,31 @@ static int check_new_type(struct vet_env *env, int kind, const struct kfunc_meta
 	return 0;
 }
 
+/* One call instruction, one type: its size (bpf_obj_new) and its record
+ * of special fields, which the kernel passes to the kfunc. */
+static int check_one_type(struct vet_env *env, uint32_t size, const struct map_record *rec)
+{
+	struct insn_aux *aux = &env->aux[env->insn_idx];
+
+	if (!env_has(env, KVER_ALLOC_CALL_ONE_TYPE))
+		return 0;
+	if (aux->alloc_seen && (aux->alloc_size != size || aux->alloc_meta != rec)) {
+		verbose(env, "same call cannot be used with different types\n"
+			"use one call for each type: inline the static function that holds the call,\n"
+			"or mark the callee with __attribute__((nomerge))\n");
+		return -EINVAL;
+	}
+	aux->alloc_seen = true;
+	aux->alloc_size = size;
+	aux->alloc_meta = rec;
+	return 0;
+}
+
+int alloc_obj_drop_done(struct vet_env *env, const struct kfunc_meta *meta)
+{
+	return check_one_type(env, 0, struct_meta_record(env, meta->arg_btf, meta->arg_btf_id));
+}
+
 int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 			 const struct kfunc_meta *meta, struct reg_state *r0, bool *ret_null)
 {
@@ -167,6 +192,10 @@ int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 	int err;
 
 	if (kind == ALLOC_REFCOUNT_ACQUIRE) {
+		err = check_one_type(env, 0, struct_meta_record(env, meta->arg_btf,
+								meta->arg_btf_id));
+		if (err)
+			return err;
 		reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC);
 		r0->btf = meta->arg_btf;
 		r0->btf_id = meta->arg_btf_id;
@@ -176,6 +205,10 @@ int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	}
 	err = check_new_type(env, kind, meta, &t);
+	if (!err)
+		err = check_one_type(env, t->size,
+				     struct_meta_record(env, env->prog_btf,
+							(uint32_t)meta->const_value));
 	if (err)
 		return err;
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC | (kind == ALLOC_PERCPU_NEW ? MEM_PERCPU : 0));

@@ -164,32 +164,37 @@ static int process_timer(struct vet_env *env, uint32_t regno, struct call_meta *
 	return 0;
 }
 
-/* bpf_kptr_xchg's destination: a referenced kptr slot of a map value. */
+/* bpf_kptr_xchg's destination: a referenced kptr slot of a map value or
+ * of an allocated object. */
 static int process_kptr_dest(struct vet_env *env, uint32_t regno, struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
+	const struct map_record *rec;
 	const struct map_field *f;
 	uint32_t off;
 
-	if (reg->type != PTR_TO_MAP_VALUE)
-		return unsupported(env, "kptr in an allocated object");
-	if (!map_record_of(env, reg->map_ptr)->has_btf) {
-		verbose(env, "map '%s' has to have BTF in order to use bpf_kptr_xchg\n",
-			reg->map_ptr->name);
-		return -EINVAL;
+	if (reg_is_alloc_obj(reg)) {
+		rec = alloc_obj_record(env, reg);
+	} else {
+		rec = map_record_of(env, reg->map_ptr);
+		if (!rec->has_btf) {
+			verbose(env, "map '%s' has to have BTF in order to use bpf_kptr_xchg\n",
+				reg->map_ptr->name);
+			return -EINVAL;
+		}
+		meta->map_ptr = reg->map_ptr;
 	}
-	meta->map_ptr = reg->map_ptr;
 	if (!tnum_is_const(reg->b.var_off)) {
 		verbose(env, "R%u doesn't have constant offset. kptr has to be at the constant offset\n",
 			regno);
 		return -EINVAL;
 	}
-	if (!map_has_field(env, reg->map_ptr, FIELD_KPTR)) {
+	if (!rec || !(rec->mask & FIELD_KPTR)) {
 		verbose(env, "R%u has no valid kptr\n", regno);
 		return -EINVAL;
 	}
 	off = (uint32_t)reg->off + (uint32_t)reg->b.var_off.value;
-	f = map_field_at(env, reg->map_ptr, off, FIELD_KPTR);
+	f = record_field_at(rec, off, FIELD_KPTR);
 	if (!f) {
 		verbose(env, "off=%d doesn't point to kptr\n", (int)off);
 		return -EACCES;
@@ -381,12 +386,9 @@ static int check_percpu_btf_arg(struct vet_env *env, uint32_t regno, struct call
 		verbose(env, "Helper has invalid btf_id in R%u\n", regno);
 		return -EACCES;
 	}
-	/* A per-CPU object of the program's own types (a percpu kptr) makes
-	 * the result an allocated object: kptrs are not modelled yet. */
-	if (reg->btf != env->targ_btf || (reg->type & MEM_ALLOC))
-		return unsupported(env, "per-CPU pointer to an allocated object");
 	meta->ret_btf = reg->btf;
 	meta->ret_btf_id = reg->btf_id;
+	meta->ret_percpu_obj = reg->type & MEM_RCU;
 	return 0;
 }
 

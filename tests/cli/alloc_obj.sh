@@ -71,3 +71,35 @@ both alloc_obj_spin_lock_fail test_spin_lock_fail.bpf.o lock_id_kptr_preserve \
 	lock_id_mismatch_global_innermapval lock_id_mismatch_mapval_global \
 	lock_id_mismatch_mapval_innermapval lock_id_mismatch_innermapval_global \
 	lock_id_mismatch_innermapval_mapval
+
+# One type per object kfunc call (KVER_ALLOC_CALL_ONE_TYPE):
+# tests/progs/alloc_obj_calls.c as the live 6.18.44 kernel verified it
+# (logs identical); 6.12 had no such check.
+nomerge="or mark the callee with __attribute__((nomerge))"
+# shellcheck disable=SC2086
+"$BPFVET" "$PROGS/alloc_obj_calls.o" $TARGET -o csv -e prog,verdict,total_insns,error \
+	2>/dev/null | tail -n +2 | sort >"$TMP/got"
+cat >"$TMP/want" <<ROWS
+acq_two,failure,20,$nomerge
+meta_meta,failure,25,$nomerge
+meta_plain,failure,25,$nomerge
+new_same_size,success,25,
+new_same_type,success,25,
+new_two,failure,10,$nomerge
+pdrop_two,success,30,
+plain_meta,failure,25,$nomerge
+plain_plain,success,30,
+pnew_two,failure,10,$nomerge
+same_same,success,30,
+ROWS
+while IFS= read -r row; do
+	name=${row%%,*}
+	if grep -qxF "$row" "$TMP/got"; then pass "alloc_obj_calls_$name"; else
+		fail "alloc_obj_calls_$name" "want '$row', got '$(grep "^$name," "$TMP/got")'"
+	fi
+done <"$TMP/want"
+got=$("$BPFVET" "$PROGS/alloc_obj_calls.o" --target build/target-6.12 -o csv -e verdict \
+	2>/dev/null | tail -n +2 | sort -u)
+if [ "$got" = success ]; then pass alloc_obj_calls_612; else
+	fail alloc_obj_calls_612 "got '$got'"
+fi
