@@ -96,6 +96,9 @@ static const struct {
 	 * arg_tag_dynptr); 6.12's sources do neither, and its records are
 	 * not at level 2: bound to (6.12, 6.18]. */
 	[KVER_DYNPTR_SLICE_618] = { KV(6, 18, 0), "dynptr slice size precise again, skb-kind global dynptrs (<= 6.18)" },
+	/* Seen on 6.18.44 (tests/progs/wq.c); Debian's 6.12.118 sources
+	 * do none of it: bound to (6.12, 6.18]. */
+	[KVER_WQ_618] = { KV(6, 18, 0), "bpf_wq checked as bpf_timer, sleepable callbacks only in sleepable programs (<= 6.18)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -233,6 +233,15 @@ enum kver_feature {
 	 * and a global function's dynptr parameter is of the skb kind
 	 * ("dynptr_ptr(id=2,type=skb)"); before, of the local kind. */
 	KVER_DYNPTR_SLICE_618,
+	/* Workqueues as Linux 6.18.44 checks them: the bpf_wq argument is
+	 * checked as a timer's (a constant offset, a map with BTF and a
+	 * bpf_wq field, each with its message); the map argument of
+	 * bpf_wq_init must be the workqueue's, whatever it holds; and a
+	 * program that cannot sleep may not set a workqueue callback, which
+	 * sleeps ("sleepable callback in a program that is not sleepable").
+	 * Before, only the offset was compared, and only with maps holding
+	 * a workqueue. */
+	KVER_WQ_618,
 	KVER__COUNT,
 };
 

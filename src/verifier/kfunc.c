@@ -8,8 +8,9 @@
  * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
- * bpf_throw. Dynptr arguments are dynptr.c's. Those of the object model
- * (allocated objects, graphs, arena) are reported unsupported.
+ * bpf_throw. Dynptr arguments are dynptr.c's, workqueues wq.c's,
+ * resilient locks res_lock.c's. Those of the object model (allocated
+ * objects, graphs, arena) are reported unsupported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,14 +53,12 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 }
 
 /* The kfuncs of the object model, which need state bpfvet does not keep
- * yet: allocated objects and their graphs, arena pages,
- * workqueues, resilient locks. */
+ * yet: allocated objects and their graphs, arena pages. */
 static bool is_object_model(const char *name)
 {
 	static const char *const prefixes[] = {
 		"bpf_obj_new", "bpf_obj_drop", "bpf_percpu_obj_", "bpf_refcount_acquire",
-		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_wq_",
-		"bpf_res_spin_", "bpf_kptr_",
+		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_kptr_",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
@@ -243,8 +242,16 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	err = check_call_flags(env, &k);
 	if (err)
 		return err;
+	/* A resilient lock may not be taken: that path forks first. */
+	if (kfunc_is_res_lock(k.name)) {
+		err = push_res_lock_failure(env, *insn_idx);
+		if (err)
+			return err;
+	}
 	memset(&meta, 0, sizeof(meta));
 	err = check_kfunc_args(env, &k, *insn_idx, &meta);
+	if (!err && meta.has_callback)
+		err = push_wq_callback(env, insn, *insn_idx, &k, meta.subprogno);
 	if (!err)
 		err = check_sections(env, &k);
 	if (err)
@@ -266,6 +273,8 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	err = set_kfunc_return(env, &k, &meta);
 	if (err)
 		return err;
+	if (kfunc_is_res_lock(k.name))
+		reg_mark_known(&cur_regs(env)[BPF_REG_0], 0);
 	if (k.kind == KFUNC_ITER_NEXT)
 		return iter_process_next(env, *insn_idx, &meta.it);
 	return 0;

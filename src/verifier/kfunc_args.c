@@ -7,9 +7,11 @@
  * optional buffer, "__str" a constant string, "__nullable" NULL or the
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
- * an iterator or a dynptr (dynptr.c) on the stack, or memory of the
- * pointee's size. The kinds of the object model (allocated objects,
- * graphs, workqueues) are reported unsupported.
+ * an iterator or a dynptr (dynptr.c) on the stack, a workqueue (wq.c) or
+ * a resilient lock (res_lock.c) in a map value, or memory of the
+ * pointee's size. "__prog" is the program's own aux, which the kernel
+ * fills in: anything goes. The kinds of the object model (allocated
+ * objects, graphs) are reported unsupported.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,7 +22,8 @@
 
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
-	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_OBJECT_MODEL,
+	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_WORKQUEUE,
+	KARG_RES_LOCK, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -93,11 +96,9 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 {
 	static const char *const structs[] = {
 		"bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
-		"bpf_wq", "bpf_res_spin_lock",
 	};
 
 	if (param_suffix(k, p, "__alloc") || param_suffix(k, p, "__refcounted_kptr") ||
-	    param_suffix(k, p, "__prog") ||
 	    param_suffix(k, p, "__iter"))
 		return true;
 	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
@@ -154,6 +155,10 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_NULL;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
+	if (pointee_named(k, ref, "bpf_wq"))
+		return KARG_WORKQUEUE;
+	if (pointee_named(k, ref, "bpf_res_spin_lock"))
+		return KARG_RES_LOCK;
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
 	if (pointee_named(k, ref, "bpf_dynptr"))
@@ -446,6 +451,9 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "pointer in R%u isn't map pointer\n", regno);
 			return -EINVAL;
 		}
+		err = check_wq_map_arg(env, regno, meta);
+		if (err)
+			return err;
 		id = btf_index_find(env->targ_index, k->btf, "bpf_map", BTF_KIND_STRUCT);
 		if (id <= 0)
 			return unsupported(env, "kfunc map argument without struct bpf_map");
@@ -460,7 +468,11 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "arg%u expected pointer to func\n", regno - 1);
 			return -EINVAL;
 		}
-		return unsupported(env, "kfunc callback");
+		if (strcmp(k->name, "bpf_wq_set_callback_impl"))
+			return unsupported(env, "kfunc callback");
+		meta->has_callback = true;
+		meta->subprogno = reg->subprogno;
+		return 0;
 	case KARG_CONST_STR:
 		if (reg->type != PTR_TO_MAP_VALUE) {
 			verbose(env, "arg#%u doesn't point to a const string\n", regno - 1);
@@ -469,6 +481,10 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		return check_const_str(env, regno);
 	case KARG_IRQ_FLAG:
 		return process_irq_flag(env, k->name, regno, insn_idx);
+	case KARG_WORKQUEUE:
+		return process_wq_arg(env, regno, meta);
+	case KARG_RES_LOCK:
+		return process_res_lock_arg(env, k, regno);
 	case KARG_DYNPTR:
 		return dynptr_param(env, k, &kfunc_params(k)[regno - 1], regno, meta);
 	case KARG_ITER:
@@ -549,7 +565,7 @@ int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t i
 	for (int i = 0; i < k->nargs; i++) {
 		const struct btf_type *t = kbtf_skip_mods(k->btf, params[i].type, NULL);
 
-		if (param_suffix(k, &params[i], "__ign"))
+		if (param_suffix(k, &params[i], "__ign") || param_suffix(k, &params[i], "__prog"))
 			continue;
 		if (t && (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t))) {
 			err = scalar_param(env, k, &params[i], (uint32_t)i + 1, meta);
