@@ -236,6 +236,12 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 		return unsupported_kfunc(env, insn);
 	if (!k.btf)
 		return check_builtin_call(env, &k, insn_idx);
+	/* The compiler emits __bpf_trap() where a variable was never set
+	 * (6.16); the kernel refuses the call whatever the program. */
+	if (!strcmp(k.name, "__bpf_trap")) {
+		verbose(env, "unexpected __bpf_trap() due to uninitialized variable?\n");
+		return -EFAULT;
+	}
 	if (!k.row || is_object_model(k.name))
 		return unsupported_kfunc(env, insn);
 	env->aux[*insn_idx].is_iter_next = k.kind == KFUNC_ITER_NEXT;
