@@ -3,8 +3,9 @@
  * Which id set row applies to a kfunc on the target kernel. The rows are
  * Linux 6.12's (data/kfunc_sets.c). 6.18 was checked against them by
  * loading the corpus' kfunc calls into it (tests/conformance/kernel-6.18.csv);
- * the differences found are the overrides below, with the rows of some
- * kfuncs that 6.12 lacks. Other 6.18 kfuncs stay unsupported. 6.1 had
+ * the differences found are the overrides below, with the rows of the
+ * kfuncs that 6.12 lacks, found by experiment (tests/progs/kfuncs_618*.c);
+ * 6.18 kfuncs without a row here stay unsupported. 6.1 had
  * fewer kfuncs (its BTF decides which): for those it has, the 6.12 rows
  * give every verdict and first error recorded from 6.1
  * (tests/conformance/kernel-6.1.csv), the test kfuncs, tcp_congestion_ops'
@@ -62,7 +63,8 @@ uint32_t kfunc_row_flags(const struct kfunc_set_row *row, uint32_t kver)
 
 /* kfuncs that 6.12 lacks, as Linux 6.18.44 showed them: the program
  * types that reach its later checks, and the flags its messages reveal
- * (tests/progs/kfuncs_618.c holds them). Kept sorted by name. */
+ * (tests/progs/kfuncs_618.c, kfuncs_618b.c, res_lock.c hold them). Kept
+ * sorted by name. */
 static const struct kfunc_set_row rows_618[] = {
 	/* Callable nowhere (kfunc.c refuses it), but in a set: the log's
 	 * liveness reads no argument of it. */
