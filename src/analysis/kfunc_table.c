@@ -194,7 +194,10 @@ bool kfunc_is_async_cb(const struct vet_env *env, const struct bpfvet_insn *insn
 {
 	struct kfunc_desc k;
 
-	return !kfunc_describe(env, insn, &k) && !strcmp(k.name, "bpf_wq_set_callback_impl");
+	return !kfunc_describe(env, insn, &k) &&
+	       (!strcmp(k.name, "bpf_wq_set_callback_impl") ||
+		!strcmp(k.name, "bpf_task_work_schedule_signal_impl") ||
+		!strcmp(k.name, "bpf_task_work_schedule_resume_impl"));
 }
 
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)

@@ -120,6 +120,8 @@ static const struct kfunc_set_row rows_618[] = {
 	{ "bpf_strspn", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_strstr", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_task_from_vpid", KF_ACQUIRE | KF_RET_NULL, GENERIC_HOOKS, KFLT_NONE },
+	{ "bpf_task_work_schedule_resume_impl", KF_TRUSTED_ARGS, KH_COMMON, KFLT_NONE },
+	{ "bpf_task_work_schedule_signal_impl", KF_TRUSTED_ARGS, KH_COMMON, KFLT_NONE },
 	{ "bpf_xdp_pull_data", 0, KH_XDP, KFLT_NONE },
 	{ "css_rstat_flush", KF_SLEEPABLE | KF_TRUSTED_ARGS, KH_TRACING, KFLT_NONE },
 	{ "css_rstat_updated", KF_TRUSTED_ARGS, KH_TRACING, KFLT_NONE },

@@ -8,7 +8,8 @@
  * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
- * bpf_throw. Dynptr arguments are dynptr.c's, workqueues wq.c's,
+ * bpf_throw. Dynptr arguments are dynptr.c's, workqueues and task works
+ * wq.c's,
  * resilient locks res_lock.c's. Those of the object model (allocated
  * objects, graphs, arena) are reported unsupported.
  */
@@ -257,7 +258,7 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	memset(&meta, 0, sizeof(meta));
 	err = check_kfunc_args(env, &k, *insn_idx, &meta);
 	if (!err && meta.has_callback)
-		err = push_wq_callback(env, insn, *insn_idx, &k, meta.subprogno);
+		err = push_async_work_callback(env, insn, *insn_idx, &k, meta.subprogno);
 	if (!err)
 		err = check_sections(env, &k);
 	if (err)

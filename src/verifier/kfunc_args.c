@@ -23,7 +23,7 @@
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
 	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_WORKQUEUE,
-	KARG_RES_LOCK, KARG_OBJECT_MODEL,
+	KARG_TASK_WORK, KARG_RES_LOCK, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -157,6 +157,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_OBJECT_MODEL;
 	if (pointee_named(k, ref, "bpf_wq"))
 		return KARG_WORKQUEUE;
+	if (pointee_named(k, ref, "bpf_task_work"))
+		return KARG_TASK_WORK;
 	if (pointee_named(k, ref, "bpf_res_spin_lock"))
 		return KARG_RES_LOCK;
 	if (param_suffix(k, p, "__irq_flag"))
@@ -447,13 +449,6 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		}
 		return 0;
 	case KARG_MAP:
-		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
-			verbose(env, "pointer in R%u isn't map pointer\n", regno);
-			return -EINVAL;
-		}
-		err = check_wq_map_arg(env, regno, meta);
-		if (err)
-			return err;
 		id = btf_index_find(env->targ_index, k->btf, "bpf_map", BTF_KIND_STRUCT);
 		if (id <= 0)
 			return unsupported(env, "kfunc map argument without struct bpf_map");
@@ -468,7 +463,7 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "arg%u expected pointer to func\n", regno - 1);
 			return -EINVAL;
 		}
-		if (strcmp(k->name, "bpf_wq_set_callback_impl"))
+		if (!kfunc_sets_async_cb(k->name))
 			return unsupported(env, "kfunc callback");
 		meta->has_callback = true;
 		meta->subprogno = reg->subprogno;
@@ -482,7 +477,9 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 	case KARG_IRQ_FLAG:
 		return process_irq_flag(env, k->name, regno, insn_idx);
 	case KARG_WORKQUEUE:
-		return process_wq_arg(env, regno, meta);
+		return process_async_field_arg(env, regno, FIELD_WORKQUEUE, meta);
+	case KARG_TASK_WORK:
+		return process_async_field_arg(env, regno, FIELD_TASK_WORK, meta);
 	case KARG_RES_LOCK:
 		return process_res_lock_arg(env, k, regno);
 	case KARG_DYNPTR:
@@ -535,6 +532,17 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
 		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
+	/* A map argument is a map, the one of the field before it, and
+	 * only then trusted. */
+	if (kind == KARG_MAP) {
+		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
+			verbose(env, "pointer in R%u isn't map pointer\n", regno);
+			return -EINVAL;
+		}
+		err = check_async_map_arg(env, regno, meta);
+		if (err)
+			return err;
+	}
 	if (kind == KARG_BTF_ID || kind == KARG_MAP) {
 		err = check_trust(env, k, regno);
 		if (err)

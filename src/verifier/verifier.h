@@ -185,7 +185,9 @@ int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 
 /* calls.c: bpf-to-bpf calls and callbacks */
-enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF, CB_WQ };
+enum callback_kind {
+	CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF, CB_WQ, CB_TASK_WORK,
+};
 int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
 /* Before 6.7 (KVER_CALLBACK_ITERATION): enter the callback noted by
@@ -260,12 +262,14 @@ bool reg_is_trusted(const struct reg_state *reg);
 int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f);
 int kptr_match_type(struct vet_env *env, uint32_t regno, const struct map_field *f);
 int kptr_xchg_return(struct vet_env *env, const struct map_field *f, struct reg_state *r0);
-/* wq.c: workqueues */
+/* wq.c: workqueues and task works */
 struct kfunc_meta;
-int process_wq_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
-int check_wq_map_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
-int push_wq_callback(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t insn_idx,
-		     const struct kfunc_desc *k, uint32_t subprog);
+int process_async_field_arg(struct vet_env *env, uint32_t regno, uint32_t field,
+			    struct kfunc_meta *meta);
+int check_async_map_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
+bool kfunc_sets_async_cb(const char *name);
+int push_async_work_callback(struct vet_env *env, const struct bpfvet_insn *insn,
+			     uint32_t insn_idx, const struct kfunc_desc *k, uint32_t subprog);
 /* res_lock.c: resilient spin locks */
 bool kfunc_is_res_lock(const char *name);
 int process_res_lock_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno);
@@ -355,9 +359,12 @@ struct kfunc_meta {
 	bool r0_rdonly;
 	struct iter_arg it;
 	struct dynptr_info dynptr;	/* the initialised dynptr argument */
-	/* The map of a workqueue or map argument, for the next to match. */
+	/* The map of a workqueue, task work or map argument, for the next to
+	 * match; the field (FIELD_*) and the register that named it. */
 	const struct bpfvet_map *map_ptr;
 	uint32_t map_uid;
+	uint32_t map_field;
+	uint32_t map_field_regno;
 	bool has_callback;	/* a callback argument, its subprogram: */
 	uint32_t subprogno;
 };

@@ -1,5 +1,6 @@
 # More kfuncs that Linux 6.12 lacks, for the 6.18 target (src/rules/kfunc_rules.c
-# rows_618 and rows_fmodret, __bpf_trap in src/verifier/kfunc.c):
+# rows_618 and rows_fmodret, __bpf_trap in src/verifier/kfunc.c, task works
+# in src/verifier/wq.c):
 # tests/progs/kfuncs_618b.c verifies as the running 6.18.44 kernel verified
 # it (bpfvet kernel, on this machine; the level-2 logs were identical too):
 # the verdict, the instructions processed and the first error of each
@@ -34,6 +35,15 @@ rstat_updated,success,15,
 set_xattr_syscall,failure,12,calling kernel function bpf_set_dentry_xattr is not allowed
 stream_null,failure,6,Possibly NULL pointer passed to trusted arg2
 stream_tc,success,8,
+task_work_no_field,failure,15,map 'tw_plain' has no valid bpf_task_work
+task_work_not_map,failure,19,pointer in R3 isn't map pointer
+task_work_null_task,failure,14,Possibly NULL pointer passed to trusted arg0
+task_work_off,failure,15,off 0 doesn't point to 'struct bpf_task_work' that is at 8
+task_work_other_map,failure,16,bpf_task_work pointer in R2 map_uid=0 doesn't match map pointer in R3 map_uid=0
+task_work_resume_key,failure,23,"At async callback return the register R0 has smin=0 smax=4294967295 should have been in [-2147483648, 2147483647]"
+task_work_ret_big,failure,22,"At async callback return the register R0 has smin=4294967296 smax=4294967296 should have been in [-2147483648, 2147483647]"
+task_work_signal,success,22,
+task_work_tp_btf,failure,16,kfunc bpf_task_work_schedule_signal_impl#65362 failed callback verification
 trap_socket,failure,1,unexpected __bpf_trap() due to uninitialized variable?
 tstamp_sockops,success,6,
 tstamp_tc,failure,2,calling kernel function bpf_sock_ops_enable_tx_tstamp is not allowed

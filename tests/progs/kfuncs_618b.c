@@ -43,6 +43,12 @@ struct bpf_sock_ops_kern {
 struct dentry {
 	unsigned int d_flags;
 } __attribute__((preserve_access_index));
+struct bpf_task_work {
+	__u64 __opaque;
+};
+struct bpf_map {
+	__u32 id;
+} __attribute__((preserve_access_index));
 
 extern int bpf_dynptr_copy(struct bpf_dynptr *dst_ptr, __u32 dst_off, struct bpf_dynptr *src_ptr,
 			   __u32 src_off, __u32 size) __ksym;
@@ -84,6 +90,13 @@ extern int bpf_set_dentry_xattr(struct dentry *dentry, const char *name__str,
 				const struct bpf_dynptr *value_p, int flags) __ksym;
 extern int bpf_remove_dentry_xattr(struct dentry *dentry, const char *name__str) __ksym;
 extern int bpf_modify_return_test(int a, int *b) __ksym;
+typedef int (*bpf_task_work_callback_t)(struct bpf_map *map, void *key, void *value);
+extern int bpf_task_work_schedule_signal_impl(struct task_struct *task, struct bpf_task_work *tw,
+					      void *map__map, bpf_task_work_callback_t callback,
+					      void *aux__prog) __ksym;
+extern int bpf_task_work_schedule_resume_impl(struct task_struct *task, struct bpf_task_work *tw,
+					      void *map__map, bpf_task_work_callback_t callback,
+					      void *aux__prog) __ksym;
 extern int bpf_fentry_test1(int a) __ksym;
 
 char buf[64];
@@ -315,5 +328,124 @@ SEC("tc") int modify_return_tc(void *ctx)
 	return bpf_modify_return_test(1, &b) & 1;
 }
 SEC("tp_btf/task_newtask") int fentry_test_tp_btf(void *ctx) { return bpf_fentry_test1(1) & 1; }
+
+/* Task works: a struct bpf_task_work field of a map value, the map it
+ * is in, a trusted task, and a callback that runs later in the task's
+ * context: an async callback that may sleep and returns any int, which
+ * only a sleepable program may set. */
+struct tw_elem {
+	int x;
+	struct bpf_task_work tw;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tw_elem);
+} tw_array SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, struct tw_elem);
+} tw_hash SEC(".maps");
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, int);
+	__type(value, long);
+} tw_plain SEC(".maps");
+
+static __always_inline void *tw_get(void *map)
+{
+	int key = 0;
+
+	return bpf_map_lookup_elem(map, &key);
+}
+static int tw_cb(struct bpf_map *map, void *key, void *value) { return 0; }
+static int tw_cb_key(struct bpf_map *map, void *key, void *value) { return *(int *)key + 2; }
+static long tw_cb_big(struct bpf_map *map, void *key, void *value) { return 0x100000000L; }
+
+SEC("syscall") int task_work_signal(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), &v->tw, &tw_array,
+						  tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_resume_key(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_hash);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_resume_impl(bpf_get_current_task_btf(), &v->tw, &tw_hash,
+						  tw_cb_key, 0) & 1;
+}
+SEC("syscall") int task_work_ret_big(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), &v->tw, &tw_array,
+						  (void *)tw_cb_big, 0) & 1;
+}
+SEC("tp_btf/task_newtask") int task_work_tp_btf(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), &v->tw, &tw_array,
+						  tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_other_map(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), &v->tw, &tw_plain,
+						  tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_not_map(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+	int k = 0;
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), &v->tw, &k,
+						  tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_no_field(void *ctx)
+{
+	long *v = tw_get(&tw_plain);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), (void *)v,
+						  &tw_plain, tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_off(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(bpf_get_current_task_btf(), (void *)v,
+						  &tw_array, tw_cb, 0) & 1;
+}
+SEC("syscall") int task_work_null_task(void *ctx)
+{
+	struct tw_elem *v = tw_get(&tw_array);
+
+	if (!v)
+		return 0;
+	return bpf_task_work_schedule_signal_impl(0, &v->tw, &tw_array, tw_cb, 0) & 1;
+}
 
 char _license[] SEC("license") = "GPL";
