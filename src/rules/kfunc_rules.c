@@ -78,6 +78,7 @@ static const struct kfunc_set_row rows_618[] = {
 	  KFLT_NONE },
 	{ "bpf_cpumask_populate", KF_RCU, KH_STRUCT_OPS | KH_SYSCALL | KH_TRACING, KFLT_NONE },
 	{ "bpf_dynptr_copy", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_dynptr_from_skb_meta", 0, KH_TC, KFLT_NONE },
 	{ "bpf_dynptr_memset", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_get_kmem_cache", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_iter_dmabuf_destroy", KF_ITER_DESTROY | KF_SLEEPABLE, KH_COMMON, KFLT_NONE },

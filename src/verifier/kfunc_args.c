@@ -419,6 +419,8 @@ static int dynptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		arg_type |= DYNPTR_TYPE_SKB;
 	} else if (!strcmp(k->name, "bpf_dynptr_from_xdp")) {
 		arg_type |= DYNPTR_TYPE_XDP;
+	} else if (!strcmp(k->name, "bpf_dynptr_from_skb_meta")) {
+		arg_type |= DYNPTR_TYPE_SKB_META;
 	} else if (!strcmp(k->name, "bpf_dynptr_clone") && (arg_type & MEM_UNINIT)) {
 		if (!meta->dynptr.found) {
 			verbose(env, "verifier internal error: no dynptr type for parent of clone\n");

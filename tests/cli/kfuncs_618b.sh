@@ -1,6 +1,6 @@
 # More kfuncs that Linux 6.12 lacks, for the 6.18 target (src/rules/kfunc_rules.c
 # rows_618 and rows_fmodret, __bpf_trap in src/verifier/kfunc.c, task works
-# in src/verifier/wq.c):
+# in src/verifier/wq.c, the skb metadata dynptr):
 # tests/progs/kfuncs_618b.c verifies as the running 6.18.44 kernel verified
 # it (bpfvet kernel, on this machine; the level-2 logs were identical too):
 # the verdict, the instructions processed and the first error of each
@@ -33,6 +33,11 @@ rstat_flush_tp_btf,failure,8,program must be sleepable to call sleepable kfunc c
 rstat_rcu,failure,7,R1 must be referenced or trusted
 rstat_updated,success,15,
 set_xattr_syscall,failure,12,calling kernel function bpf_set_dentry_xattr is not allowed
+skb_meta_cgroup_skb,failure,4,calling kernel function bpf_dynptr_from_skb_meta is not allowed
+skb_meta_read,success,19,
+skb_meta_slice_pull,failure,20,R8 invalid mem access 'scalar'
+skb_meta_slice_rdwr,failure,12,bpf_dynptr_slice_rdwr() is not allowed
+skb_meta_write_pkt,failure,21,R7 invalid mem access 'scalar'
 stream_null,failure,6,Possibly NULL pointer passed to trusted arg2
 stream_tc,success,8,
 task_work_no_field,failure,15,map 'tw_plain' has no valid bpf_task_work

@@ -90,6 +90,12 @@ extern int bpf_set_dentry_xattr(struct dentry *dentry, const char *name__str,
 				const struct bpf_dynptr *value_p, int flags) __ksym;
 extern int bpf_remove_dentry_xattr(struct dentry *dentry, const char *name__str) __ksym;
 extern int bpf_modify_return_test(int a, int *b) __ksym;
+extern int bpf_dynptr_from_skb_meta(struct __sk_buff *skb_, __u64 flags,
+				    struct bpf_dynptr *ptr__uninit) __ksym;
+extern void *bpf_dynptr_slice(const struct bpf_dynptr *p, __u32 offset, void *buffer__opt,
+			      __u32 buffer__szk) __ksym;
+extern void *bpf_dynptr_slice_rdwr(const struct bpf_dynptr *p, __u32 offset, void *buffer__opt,
+				   __u32 buffer__szk) __ksym;
 typedef int (*bpf_task_work_callback_t)(struct bpf_map *map, void *key, void *value);
 extern int bpf_task_work_schedule_signal_impl(struct task_struct *task, struct bpf_task_work *tw,
 					      void *map__map, bpf_task_work_callback_t callback,
@@ -328,6 +334,65 @@ SEC("tc") int modify_return_tc(void *ctx)
 	return bpf_modify_return_test(1, &b) & 1;
 }
 SEC("tp_btf/task_newtask") int fentry_test_tp_btf(void *ctx) { return bpf_fentry_test1(1) & 1; }
+
+/* The skb metadata dynptr: tc programs; read, written, sliced read-only;
+ * its slices die, as packet pointers do, when the packet may change,
+ * and writing through it may change the packet. */
+SEC("tc") int skb_meta_read(struct __sk_buff *ctx)
+{
+	struct bpf_dynptr d;
+	char b[4];
+
+	if (bpf_dynptr_from_skb_meta(ctx, 0, &d))
+		return 0;
+	bpf_dynptr_read(b, 4, &d, 0, 0);
+	return b[0] & 1;
+}
+SEC("cgroup_skb/ingress") int skb_meta_cgroup_skb(struct __sk_buff *ctx)
+{
+	struct bpf_dynptr d;
+
+	return bpf_dynptr_from_skb_meta(ctx, 0, &d) ? 1 : 0;
+}
+SEC("tc") int skb_meta_slice_rdwr(struct __sk_buff *ctx)
+{
+	struct bpf_dynptr d;
+	char b[4], *p;
+
+	if (bpf_dynptr_from_skb_meta(ctx, 0, &d))
+		return 0;
+	p = bpf_dynptr_slice_rdwr(&d, 0, b, 4);
+	if (!p)
+		return 0;
+	p[0] = 1;
+	return 0;
+}
+SEC("tc") int skb_meta_slice_pull(struct __sk_buff *ctx)
+{
+	struct bpf_dynptr d;
+	char b[4], *p;
+
+	if (bpf_dynptr_from_skb_meta(ctx, 0, &d))
+		return 0;
+	p = bpf_dynptr_slice(&d, 0, b, 4);
+	if (!p)
+		return 0;
+	bpf_skb_pull_data(ctx, 0);
+	return p[0] & 1;
+}
+SEC("tc") int skb_meta_write_pkt(struct __sk_buff *ctx)
+{
+	void *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+	struct bpf_dynptr d;
+	char b[4] = {};
+
+	if (bpf_dynptr_from_skb_meta(ctx, 0, &d))
+		return 0;
+	if (data + 1 > end)
+		return 0;
+	bpf_dynptr_write(&d, 0, b, 4, 0);
+	return *(char *)data & 1;
+}
 
 /* Task works: a struct bpf_task_work field of a map value, the map it
  * is in, a trusted task, and a callback that runs later in the task's
