@@ -238,7 +238,8 @@ enum kver_feature {
 	 * bpf_wq field, each with its message); the map argument of
 	 * bpf_wq_init must be the workqueue's, whatever it holds; and a
 	 * program that cannot sleep may not set a workqueue callback, which
-	 * sleeps ("sleepable callback in a program that is not sleepable").
+	 * sleeps ("sleepable callback in a program that is not sleepable";
+	 * so for the task works, which only 6.18 has).
 	 * Before, only the offset was compared, and only with maps holding
 	 * a workqueue. */
 	KVER_WQ_618,

@@ -8,10 +8,9 @@
  * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
- * bpf_throw. Dynptr arguments are dynptr.c's, workqueues and task works
- * wq.c's,
- * resilient locks res_lock.c's. Those of the object model (allocated
- * objects, graphs, arena) are reported unsupported.
+ * bpf_throw, __bpf_trap. Dynptr arguments are dynptr.c's, workqueues and
+ * task works wq.c's, resilient locks res_lock.c's. Those of the object
+ * model (allocated objects, graphs, arena) are reported unsupported.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -7,8 +7,8 @@
  * optional buffer, "__str" a constant string, "__nullable" NULL or the
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
- * an iterator or a dynptr (dynptr.c) on the stack, a workqueue (wq.c) or
- * a resilient lock (res_lock.c) in a map value, or memory of the
+ * an iterator or a dynptr (dynptr.c) on the stack, a workqueue or task
+ * work (wq.c) or a resilient lock (res_lock.c) in a map value, or memory of the
  * pointee's size. "__prog" is the program's own aux, which the kernel
  * fills in: anything goes. The kinds of the object model (allocated
  * objects, graphs) are reported unsupported.
