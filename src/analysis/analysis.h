@@ -95,5 +95,7 @@ bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row);
 bool kfunc_lock_allowed(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
+/* Does the kfunc set a callback that runs later (workqueues, task works)? */
+bool kfunc_is_async_cb(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 #endif

@@ -169,6 +169,9 @@ bool kfunc_lock_allowed(const struct vet_env *env, const struct bpfvet_insn *ins
 		"bpf_list_pop_back", "bpf_list_front", "bpf_list_back", "bpf_rbtree_add_impl",
 		"bpf_rbtree_remove", "bpf_rbtree_first", "bpf_rbtree_root", "bpf_rbtree_left",
 		"bpf_rbtree_right", "bpf_refcount_acquire_impl",
+		/* resilient locks nest (6.15) */
+		"bpf_res_spin_lock", "bpf_res_spin_unlock", "bpf_res_spin_lock_irqsave",
+		"bpf_res_spin_unlock_irqrestore",
 	};
 	struct kfunc_desc k;
 
@@ -185,6 +188,16 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 	struct kfunc_desc k;
 
 	return !kfunc_describe(env, insn, &k) && k.kind == KFUNC_ITER_NEXT;
+}
+
+bool kfunc_is_async_cb(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	struct kfunc_desc k;
+
+	return !kfunc_describe(env, insn, &k) &&
+	       (!strcmp(k.name, "bpf_wq_set_callback_impl") ||
+		!strcmp(k.name, "bpf_task_work_schedule_signal_impl") ||
+		!strcmp(k.name, "bpf_task_work_schedule_resume_impl"));
 }
 
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)

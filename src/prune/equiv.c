@@ -178,7 +178,7 @@ static bool special_slot_safe(const struct vet_env *env, const struct stack_slot
 		       check_ids(o->ref_obj_id, c->ref_obj_id, m);
 	case STACK_IRQ_FLAG:
 		return check_ids(o->ref_obj_id, c->ref_obj_id, m) &&
-		       o->iter.state == c->iter.state;
+		       o->irq.kfunc_class == c->irq.kfunc_class;
 	case STACK_MISC:
 	case STACK_ZERO:
 	case STACK_INVALID:
@@ -270,7 +270,7 @@ static bool refsafe(const struct vstate *old, const struct vstate *cur, struct i
 
 		if (!check_ids(o->id, c->id, m) || o->kind != c->kind)
 			return false;
-		if ((o->kind & (REF_TYPE_LOCK | REF_TYPE_RES_LOCK)) && o->ptr != c->ptr)
+		if ((o->kind & REF_TYPE_ANY_LOCK) && o->ptr != c->ptr)
 			return false;
 	}
 	return true;

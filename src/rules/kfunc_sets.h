@@ -44,6 +44,7 @@ enum kfunc_hook {
 	KH_LWT		= 1u << 10,
 	KH_NETFILTER	= 1u << 11,
 	KH_KPROBE	= 1u << 12,
+	KH_SOCK_OPS	= 1u << 13,	/* no 6.12 set; 6.18's tx timestamp kfunc */
 };
 
 /* The filters of the sets, by the kernel's function names. */

@@ -108,6 +108,9 @@ static const struct {
 	 * bound to (6.12, 6.18]. */
 	[KVER_ALLOC_CALL_ONE_TYPE] = { KV(6, 18, 0), "one type per object kfunc call (<= 6.18)" },
 	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
+	/* Seen on 6.18.44 (tests/progs/wq.c); Debian's 6.12.118 sources
+	 * do none of it: bound to (6.12, 6.18]. */
+	[KVER_WQ_618] = { KV(6, 18, 0), "bpf_wq checked as bpf_timer, sleepable callbacks only in sleepable programs (<= 6.18)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

@@ -246,6 +246,16 @@ enum kver_feature {
 	 * or other special fields is refused ("same call cannot be used
 	 * with different types"); before, the last visit won. */
 	KVER_ALLOC_CALL_ONE_TYPE,
+	/* Workqueues as Linux 6.18.44 checks them: the bpf_wq argument is
+	 * checked as a timer's (a constant offset, a map with BTF and a
+	 * bpf_wq field, each with its message); the map argument of
+	 * bpf_wq_init must be the workqueue's, whatever it holds; and a
+	 * program that cannot sleep may not set a workqueue callback, which
+	 * sleeps ("sleepable callback in a program that is not sleepable";
+	 * so for the task works, which only 6.18 has).
+	 * Before, only the offset was compared, and only with maps holding
+	 * a workqueue. */
+	KVER_WQ_618,
 	KVER__COUNT,
 };
 

@@ -124,6 +124,9 @@ struct reg_state {
 			int state;
 			int depth;
 		} iter;
+		struct {	/* stack slots holding irq flags */
+			int kfunc_class;	/* enum irq_kfunc_class */
+		} irq;
 		uint64_t raw[2];
 	};
 	struct bounds b;	/* value of a scalar, variable offset of a pointer */
@@ -168,7 +171,9 @@ enum ref_kind {
 	REF_TYPE_IRQ = 2,
 	REF_TYPE_LOCK = 4,
 	REF_TYPE_RES_LOCK = 8,
+	REF_TYPE_RES_LOCK_IRQ = 16,	/* taken with bpf_res_spin_lock_irqsave */
 };
+#define REF_TYPE_ANY_LOCK (REF_TYPE_LOCK | REF_TYPE_RES_LOCK | REF_TYPE_RES_LOCK_IRQ)
 
 struct ref_state {
 	int kind;

@@ -259,16 +259,36 @@ static int set_timer_cb(struct vet_env *env, struct func_state *caller,
 {
 	const struct reg_state *timer = &caller->regs[BPF_REG_1];
 
-	(void)env;
 	(void)callsite;
-	/* callback_fn(map, key, value) */
+	/* callback_fn(map, key, value), for timers and workqueues */
 	set_map_reg(&callee->regs[BPF_REG_1], CONST_PTR_TO_MAP, timer);
 	set_map_reg(&callee->regs[BPF_REG_2], PTR_TO_MAP_KEY, timer);
 	set_map_reg(&callee->regs[BPF_REG_3], PTR_TO_MAP_VALUE, timer);
+	/* Linux 6.18 gives the value an id, as for bpf_for_each_map_elem. */
+	callee->regs[BPF_REG_3].id = ++env->id_gen;
 	reg_mark_not_init(&callee->regs[BPF_REG_4]);
 	reg_mark_not_init(&callee->regs[BPF_REG_5]);
 	callee->in_async_callback_fn = true;
-	callee->callback_ret_range = (struct retval_range){ 0, 1 };
+	callee->callback_ret_range = (struct retval_range){ 0, 0 };
+	return 0;
+}
+
+/* A task work's callback: a timer's arguments, from the bpf_task_work
+ * pointer (R2), and any int to return (6.18). */
+static int set_task_work_cb(struct vet_env *env, struct func_state *caller,
+			    struct func_state *callee, uint32_t callsite)
+{
+	const struct reg_state *tw = &caller->regs[BPF_REG_2];
+
+	(void)callsite;
+	set_map_reg(&callee->regs[BPF_REG_1], CONST_PTR_TO_MAP, tw);
+	set_map_reg(&callee->regs[BPF_REG_2], PTR_TO_MAP_KEY, tw);
+	set_map_reg(&callee->regs[BPF_REG_3], PTR_TO_MAP_VALUE, tw);
+	callee->regs[BPF_REG_3].id = ++env->id_gen;
+	reg_mark_not_init(&callee->regs[BPF_REG_4]);
+	reg_mark_not_init(&callee->regs[BPF_REG_5]);
+	callee->in_async_callback_fn = true;
+	callee->callback_ret_range = (struct retval_range){ INT32_MIN, INT32_MAX };
 	return 0;
 }
 
@@ -325,15 +345,18 @@ static set_callee_fn callback_setter(enum callback_kind kind)
 	case CB_LOOP: return set_loop_cb;
 	case CB_MAP_ELEM: return set_map_elem_cb;
 	case CB_TIMER: return set_timer_cb;
+	case CB_WQ: return set_timer_cb;	/* the same arguments */
+	case CB_TASK_WORK: return set_task_work_cb;
 	case CB_FIND_VMA: return set_find_vma_cb;
 	case CB_USER_RINGBUF: return set_user_ringbuf_cb;
 	default: return NULL;
 	}
 }
 
-/* An async callback starts later, in a fresh single-frame state. */
+/* An async callback starts later, in a fresh single-frame state; a
+ * workqueue's or task work's runs in process context, where it may sleep. */
 static int push_async_callback(struct vet_env *env, uint32_t insn_idx, uint32_t subprog,
-			       set_callee_fn set_state)
+			       set_callee_fn set_state, bool sleepable)
 {
 	struct func_state *caller = cur_frame(env), *callee;
 	struct vstate *st;
@@ -341,6 +364,7 @@ static int push_async_callback(struct vet_env *env, uint32_t insn_idx, uint32_t 
 	st = push_fresh_stack(env, env->subprogs[subprog].start, insn_idx);
 	if (!st)
 		return env->err ? env->err : -ENOMEM;
+	st->in_sleepable = sleepable;
 	callee = st->frame[0];
 	frame_init(env, callee, -1, 0, subprog);
 	scratch_all(env);
@@ -365,9 +389,9 @@ int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (err == -EFAULT)
 		return err;
 	env->subprogs[subprog].is_cb = true;
-	if (kind == CB_TIMER) {
+	if (kind == CB_TIMER || kind == CB_WQ || kind == CB_TASK_WORK) {
 		env->subprogs[subprog].is_async_cb = true;
-		return push_async_callback(env, insn_idx, subprog, set_state);
+		return push_async_callback(env, insn_idx, subprog, set_state, kind != CB_TIMER);
 	}
 	if (!env_has(env, KVER_CALLBACK_ITERATION)) {
 		env->inline_cb.pending = true;

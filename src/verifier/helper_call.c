@@ -599,7 +599,7 @@ static void invalidate_pkt(struct reg_state *reg, void *arg)
 
 	if (!reg_type_is_pkt(reg->type) && reg->type != PTR_TO_PACKET_END &&
 	    !(base_type(reg->type) == PTR_TO_MEM &&
-	      (reg->type & (DYNPTR_TYPE_SKB | DYNPTR_TYPE_XDP))))
+	      (reg->type & (DYNPTR_TYPE_SKB | DYNPTR_TYPE_XDP | DYNPTR_TYPE_SKB_META))))
 		return;
 	if (env->allow_ptr_leaks)
 		reg_mark_unknown(env, reg);
@@ -913,10 +913,12 @@ int check_helper_call(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = check_map_func_compatibility(env, meta.map_ptr, meta.func_id);
 	if (err)
 		return err;
-	/* Writing through an skb dynptr may reallocate the packet. */
+	/* Writing through an skb dynptr, or one of its metadata, may
+	 * reallocate the packet. */
 	if ((helper_changes_pkt_data(meta.func_id) ||
 	     (meta.func_id == FN_dynptr_write &&
-	      (uint32_t)meta.dynptr.kind == DYNPTR_TYPE_SKB)) &&
+	      ((uint32_t)meta.dynptr.kind == DYNPTR_TYPE_SKB ||
+	       (uint32_t)meta.dynptr.kind == DYNPTR_TYPE_SKB_META))) &&
 	    (meta.func_id != HELPER_TAIL_CALL || env_has(env, KVER_CALLS_CHANGE_PKT)))
 		clear_all_pkt_pointers(env);
 	if (env->inline_cb.pending)

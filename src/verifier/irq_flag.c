@@ -4,7 +4,10 @@
  * in an 8-byte stack slot (STACK_IRQ_FLAG) that holds an IRQ reference.
  * Regions nest; they must be restored innermost first, with the slot
  * that saved them; nothing may sleep and the program may not exit inside
- * one. The messages are Linux 6.18's (tests/progs/irq_flags.c).
+ * one. bpf_res_spin_lock_irqsave() and bpf_res_spin_unlock_irqrestore()
+ * use such slots too, but a flag goes back only to the family of kfuncs
+ * that saved it. The messages are Linux 6.18's (tests/progs/kfuncs_618.c,
+ * tests/progs/res_lock.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -57,7 +60,14 @@ static uint32_t outer_irq_id(const struct vstate *st, uint32_t id)
 	return outer;
 }
 
-static int save_flag(struct vet_env *env, uint32_t regno, uint32_t insn_idx)
+enum irq_kfunc_class { IRQ_NATIVE_KFUNC, IRQ_LOCK_KFUNC };
+
+static const char *class_word(int kfunc_class)
+{
+	return kfunc_class == IRQ_NATIVE_KFUNC ? "native" : "lock";
+}
+
+static int save_flag(struct vet_env *env, uint32_t regno, uint32_t insn_idx, int kfunc_class)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	struct func_state *f;
@@ -88,12 +98,13 @@ static int save_flag(struct vet_env *env, uint32_t regno, uint32_t insn_idx)
 	memset(&s->spilled_ptr, 0, sizeof(s->spilled_ptr));
 	reg_mark_ptr(&s->spilled_ptr, PTR_TO_STACK);
 	s->spilled_ptr.ref_obj_id = id;
+	s->spilled_ptr.irq.kfunc_class = kfunc_class;
 	memset(s->slot_type, STACK_IRQ_FLAG, BPF_REG_SIZE);
 	scratch_slot(env, spi);
 	return 0;
 }
 
-static int restore_flag(struct vet_env *env, uint32_t regno)
+static int restore_flag(struct vet_env *env, uint32_t regno, int kfunc_class)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	struct vstate *st = env->cur;
@@ -110,6 +121,11 @@ static int restore_flag(struct vet_env *env, uint32_t regno)
 	if (spi < 0)
 		return spi;
 	s = &f->stack[spi];
+	if (s->spilled_ptr.irq.kfunc_class != kfunc_class) {
+		verbose(env, "irq flag acquired by %s kfuncs cannot be restored with %s kfuncs\n",
+			class_word(s->spilled_ptr.irq.kfunc_class), class_word(kfunc_class));
+		return -EINVAL;
+	}
 	/* Restoring reads the flag and leaves the slot dead. */
 	err = stack_live_read(env, reg->frameno, 1ull << spi);
 	if (err)
@@ -144,8 +160,12 @@ int process_irq_flag(struct vet_env *env, const char *kfunc, uint32_t regno, uin
 		return -EINVAL;
 	}
 	if (!strcmp(kfunc, "bpf_local_irq_save"))
-		return save_flag(env, regno, insn_idx);
+		return save_flag(env, regno, insn_idx, IRQ_NATIVE_KFUNC);
 	if (!strcmp(kfunc, "bpf_local_irq_restore"))
-		return restore_flag(env, regno);
-	return unsupported(env, "irq flag of a resilient spin lock");
+		return restore_flag(env, regno, IRQ_NATIVE_KFUNC);
+	if (!strcmp(kfunc, "bpf_res_spin_lock_irqsave"))
+		return save_flag(env, regno, insn_idx, IRQ_LOCK_KFUNC);
+	if (!strcmp(kfunc, "bpf_res_spin_unlock_irqrestore"))
+		return restore_flag(env, regno, IRQ_LOCK_KFUNC);
+	return unsupported(env, "irq flag of an unknown kfunc");
 }

@@ -8,8 +8,9 @@
  * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
- * bpf_throw. Dynptr arguments are dynptr.c's, allocated objects
- * alloc_obj.c's. The rest of the object model (graphs, arena) is
+ * bpf_throw, __bpf_trap. Dynptr arguments are dynptr.c's, allocated
+ * objects alloc_obj.c's, workqueues and task works wq.c's, resilient
+ * locks res_lock.c's. The rest of the object model (graphs, arena) is
  * reported unsupported.
  */
 #include <errno.h>
@@ -53,13 +54,11 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 }
 
 /* The kfuncs of the object model, which need state bpfvet does not keep
- * yet: the graphs of allocated objects, arena pages,
- * workqueues, resilient locks. */
+* yet: the graphs of allocated objects, arena pages. */
 static bool is_object_model(const char *name)
 {
 	static const char *const prefixes[] = {
-		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_wq_",
-		"bpf_res_spin_", "bpf_kptr_",
+		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_kptr_",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
@@ -237,14 +236,28 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 		return unsupported_kfunc(env, insn);
 	if (!k.btf)
 		return check_builtin_call(env, &k, insn_idx);
+	/* The compiler emits __bpf_trap() where a variable was never set
+	 * (6.16); the kernel refuses the call whatever the program. */
+	if (!strcmp(k.name, "__bpf_trap")) {
+		verbose(env, "unexpected __bpf_trap() due to uninitialized variable?\n");
+		return -EFAULT;
+	}
 	if (!k.row || is_object_model(k.name))
 		return unsupported_kfunc(env, insn);
 	env->aux[*insn_idx].is_iter_next = k.kind == KFUNC_ITER_NEXT;
 	err = check_call_flags(env, &k);
 	if (err)
 		return err;
+	/* A resilient lock may not be taken: that path forks first. */
+	if (kfunc_is_res_lock(k.name)) {
+		err = push_res_lock_failure(env, *insn_idx);
+		if (err)
+			return err;
+	}
 	memset(&meta, 0, sizeof(meta));
 	err = check_kfunc_args(env, &k, *insn_idx, &meta);
+	if (!err && meta.has_callback)
+		err = push_async_work_callback(env, insn, *insn_idx, &k, meta.subprogno);
 	if (!err)
 		err = check_sections(env, &k);
 	if (err)
@@ -266,6 +279,8 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	err = set_kfunc_return(env, &k, &meta);
 	if (err)
 		return err;
+	if (kfunc_is_res_lock(k.name))
+		reg_mark_known(&cur_regs(env)[BPF_REG_0], 0);
 	if (k.kind == KFUNC_ITER_NEXT)
 		return iter_process_next(env, *insn_idx, &meta.it);
 	return 0;

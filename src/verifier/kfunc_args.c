@@ -7,9 +7,11 @@
  * optional buffer, "__str" a constant string, "__nullable" NULL or the
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
- * an iterator or a dynptr (dynptr.c) on the stack, or memory of the
- * pointee's size. The kinds of the object model (allocated objects,
- * graphs, workqueues) are reported unsupported.
+ * an iterator or a dynptr (dynptr.c) on the stack, a workqueue or task
+ * work (wq.c) or a resilient lock (res_lock.c) in a map value, or memory of the
+ * pointee's size. "__prog" is the program's own aux, which the kernel
+ * fills in: anything goes. The kinds of the object model (allocated
+ * objects, graphs) are reported unsupported.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,7 +23,7 @@
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
 	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_ALLOC_BTF_ID,
-	KARG_REFCOUNTED_KPTR, KARG_OBJECT_MODEL,
+	KARG_REFCOUNTED_KPTR, KARG_WORKQUEUE, KARG_TASK_WORK, KARG_RES_LOCK, KARG_OBJECT_MODEL,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -94,11 +96,9 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 {
 	static const char *const structs[] = {
 		"bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
-		"bpf_wq", "bpf_res_spin_lock",
 	};
 
-	if (param_suffix(k, p, "__prog") ||
-	    param_suffix(k, p, "__iter"))
+	if (param_suffix(k, p, "__iter"))
 		return true;
 	for (size_t i = 0; i < sizeof(structs) / sizeof(structs[0]); i++)
 		if (pointee_named(k, ref, structs[i]))
@@ -158,6 +158,12 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_REFCOUNTED_KPTR;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
+	if (pointee_named(k, ref, "bpf_wq"))
+		return KARG_WORKQUEUE;
+	if (pointee_named(k, ref, "bpf_task_work"))
+		return KARG_TASK_WORK;
+	if (pointee_named(k, ref, "bpf_res_spin_lock"))
+		return KARG_RES_LOCK;
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
 	if (pointee_named(k, ref, "bpf_dynptr"))
@@ -416,6 +422,8 @@ static int dynptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		arg_type |= DYNPTR_TYPE_SKB;
 	} else if (!strcmp(k->name, "bpf_dynptr_from_xdp")) {
 		arg_type |= DYNPTR_TYPE_XDP;
+	} else if (!strcmp(k->name, "bpf_dynptr_from_skb_meta")) {
+		arg_type |= DYNPTR_TYPE_SKB_META;
 	} else if (!strcmp(k->name, "bpf_dynptr_clone") && (arg_type & MEM_UNINIT)) {
 		if (!meta->dynptr.found) {
 			verbose(env, "verifier internal error: no dynptr type for parent of clone\n");
@@ -446,10 +454,6 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		}
 		return 0;
 	case KARG_MAP:
-		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
-			verbose(env, "pointer in R%u isn't map pointer\n", regno);
-			return -EINVAL;
-		}
 		id = btf_index_find(env->targ_index, k->btf, "bpf_map", BTF_KIND_STRUCT);
 		if (id <= 0)
 			return unsupported(env, "kfunc map argument without struct bpf_map");
@@ -468,7 +472,11 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "arg%u expected pointer to func\n", regno - 1);
 			return -EINVAL;
 		}
-		return unsupported(env, "kfunc callback");
+		if (!kfunc_sets_async_cb(k->name))
+			return unsupported(env, "kfunc callback");
+		meta->has_callback = true;
+		meta->subprogno = reg->subprogno;
+		return 0;
 	case KARG_CONST_STR:
 		if (reg->type != PTR_TO_MAP_VALUE) {
 			verbose(env, "arg#%u doesn't point to a const string\n", regno - 1);
@@ -477,6 +485,12 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		return check_const_str(env, regno);
 	case KARG_IRQ_FLAG:
 		return process_irq_flag(env, k->name, regno, insn_idx);
+	case KARG_WORKQUEUE:
+		return process_async_field_arg(env, regno, FIELD_WORKQUEUE, meta);
+	case KARG_TASK_WORK:
+		return process_async_field_arg(env, regno, FIELD_TASK_WORK, meta);
+	case KARG_RES_LOCK:
+		return process_res_lock_arg(env, k, regno);
 	case KARG_DYNPTR:
 		return dynptr_param(env, k, &kfunc_params(k)[regno - 1], regno, meta);
 	case KARG_ITER:
@@ -527,6 +541,17 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
 		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
+	/* A map argument is a map, the one of the field before it, and
+	 * only then trusted. */
+	if (kind == KARG_MAP) {
+		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
+			verbose(env, "pointer in R%u isn't map pointer\n", regno);
+			return -EINVAL;
+		}
+		err = check_async_map_arg(env, regno, meta);
+		if (err)
+			return err;
+	}
 	if (kind == KARG_BTF_ID || kind == KARG_MAP || kind == KARG_ALLOC_BTF_ID) {
 		err = check_trust(env, k, regno);
 		if (err)
@@ -557,7 +582,7 @@ int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t i
 	for (int i = 0; i < k->nargs; i++) {
 		const struct btf_type *t = kbtf_skip_mods(k->btf, params[i].type, NULL);
 
-		if (param_suffix(k, &params[i], "__ign"))
+		if (param_suffix(k, &params[i], "__ign") || param_suffix(k, &params[i], "__prog"))
 			continue;
 		if (t && (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t))) {
 			err = scalar_param(env, k, &params[i], (uint32_t)i + 1, meta);

@@ -126,6 +126,11 @@ static int dynptr_slice(struct vet_env *env, const struct kfunc_desc *k,
 	}
 	if (meta->const_value > UINT32_MAX)
 		return unsupported(env, "dynptr slice of more than 4 GiB");
+	/* 6.18 writes an skb's metadata through the dynptr only. */
+	if (rdwr && (uint32_t)meta->dynptr.kind == DYNPTR_TYPE_SKB_META) {
+		verbose(env, "%s() is not allowed\n", k->name);
+		return -EINVAL;
+	}
 	reg_mark_ptr(r0, PTR_TO_MEM | (uint32_t)meta->dynptr.kind | (rdwr ? 0 : MEM_RDONLY));
 	r0->mem_size = (uint32_t)meta->const_value;
 	if (rdwr && !may_access_direct_pkt_data(env, ACCESS_WRITE)) {

@@ -199,7 +199,7 @@ int check_return_code(struct vet_env *env, int regno, const char *reg_name)
 		return -EACCES;
 	}
 	if (frame->in_async_callback_fn)
-		return enforce_retval(env, regno, (struct retval_range){ 0, 0 }, false,
+		return enforce_retval(env, regno, frame->callback_ret_range, false,
 				      env_has(env, KVER_MSG_RETVAL_BOUNDS) ?
 				      "At async callback return" : "At async callback", reg_name);
 	if (is_subprog && !frame->in_exception_callback_fn) {

@@ -14,12 +14,12 @@
 #include "verifier.h"
 
 /*
- * The common prefix of lock and timer arguments: a constant offset into a
- * BTF-described map value that holds a field of `type` exactly there.
- * `what` names the field in messages ("bpf_spin_lock", "bpf_timer").
+ * The common prefix of lock, timer and workqueue arguments: a constant
+ * offset into a BTF-described map value that holds a field of `type`
+ * exactly there. `what` names the field in messages ("bpf_spin_lock",
+ * "bpf_timer").
  */
-static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
-			   const char *what)
+int check_map_field_arg(struct vet_env *env, uint32_t regno, uint32_t type, const char *what)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	const struct map_record *rec;
@@ -73,16 +73,24 @@ static struct ref_state *find_lock(struct vstate *st, int kind, uint32_t id, con
 	return NULL;
 }
 
-static int take_lock(struct vet_env *env, const struct reg_state *reg)
+/* The path takes a lock of `kind` (REF_TYPE_LOCK or a resilient one):
+ * several resilient locks may be held, but not one twice, and only one
+ * bpf_spin_lock. */
+int lock_take(struct vet_env *env, const struct reg_state *reg, int kind)
 {
 	struct vstate *st = env->cur;
 	int err;
 
-	if (st->active_locks && find_lock(st, REF_TYPE_LOCK, 0, NULL)) {
+	if (kind == REF_TYPE_LOCK && st->active_locks && find_lock(st, REF_TYPE_LOCK, 0, NULL)) {
 		verbose(env, "Locking two bpf_spin_locks are not allowed\n");
 		return -EINVAL;
 	}
-	err = ref_acquire(env, REF_TYPE_LOCK, reg->id, lock_object(reg));
+	if (kind != REF_TYPE_LOCK && st->active_locks &&
+	    find_lock(st, REF_TYPE_RES_LOCK | REF_TYPE_RES_LOCK_IRQ, reg->id, lock_object(reg))) {
+		verbose(env, "Acquiring the same lock again, AA deadlock detected\n");
+		return -EINVAL;
+	}
+	err = ref_acquire(env, kind, reg->id, lock_object(reg));
 	if (err)
 		return err;
 	st->active_locks++;
@@ -98,7 +106,7 @@ static void pop_lock(struct vstate *st, uint32_t idx)
 	const void *prev_ptr = NULL;
 
 	for (uint32_t i = 0; i < idx; i++) {
-		if (st->refs[i].kind & (REF_TYPE_LOCK | REF_TYPE_RES_LOCK)) {
+		if (st->refs[i].kind & REF_TYPE_ANY_LOCK) {
 			prev_id = st->refs[i].id;
 			prev_ptr = st->refs[i].ptr;
 		}
@@ -109,22 +117,24 @@ static void pop_lock(struct vstate *st, uint32_t idx)
 	st->active_lock_ptr = prev_ptr;
 }
 
-static int drop_lock(struct vet_env *env, const struct reg_state *reg)
+/* Unlocking a lock of `kind`; `word` names the lock family in messages
+ * ("bpf_spin", "bpf_res_spin"). */
+int lock_drop(struct vet_env *env, const struct reg_state *reg, int kind, const char *word)
 {
 	struct vstate *st = env->cur;
 	struct ref_state *r;
 
 	if (!st->active_locks) {
-		verbose(env, "bpf_spin_unlock without taking a lock\n");
+		verbose(env, "%s_unlock without taking a lock\n", word);
 		return -EINVAL;
 	}
-	r = find_lock(st, REF_TYPE_LOCK, reg->id, lock_object(reg));
+	r = find_lock(st, kind, reg->id, lock_object(reg));
 	if (!r) {
-		verbose(env, "bpf_spin_unlock of different lock\n");
+		verbose(env, "%s_unlock of different lock\n", word);
 		return -EINVAL;
 	}
 	if (reg->id != st->active_lock_id || lock_object(reg) != st->active_lock_ptr) {
-		verbose(env, "bpf_spin_unlock cannot be out of order\n");
+		verbose(env, "%s_unlock cannot be out of order\n", word);
 		return -EINVAL;
 	}
 	pop_lock(st, (uint32_t)(r - st->refs));
@@ -135,14 +145,14 @@ static int drop_lock(struct vet_env *env, const struct reg_state *reg)
 static int process_spin_lock(struct vet_env *env, uint32_t regno, int func_id)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	int err = check_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
+	int err = check_map_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
 
 	if (err)
 		return err;
 	if (func_id == FN_spin_lock)
-		return take_lock(env, reg);
+		return lock_take(env, reg, REF_TYPE_LOCK);
 	if (func_id == FN_spin_unlock)
-		return drop_lock(env, reg);
+		return lock_drop(env, reg, REF_TYPE_LOCK, "bpf_spin");
 	verbose(env, "verifier internal error\n");
 	return -EFAULT;
 }
@@ -151,7 +161,7 @@ static int process_spin_lock(struct vet_env *env, uint32_t regno, int func_id)
 static int process_timer(struct vet_env *env, uint32_t regno, struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	int err = check_field_arg(env, regno, FIELD_TIMER, "bpf_timer");
+	int err = check_map_field_arg(env, regno, FIELD_TIMER, "bpf_timer");
 
 	if (err)
 		return err;

@@ -188,7 +188,9 @@ int check_btf_subprogs(struct vet_env *env);
 void clear_all_pkt_pointers(struct vet_env *env);
 
 /* calls.c: bpf-to-bpf calls and callbacks */
-enum callback_kind { CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF };
+enum callback_kind {
+	CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF, CB_WQ, CB_TASK_WORK,
+};
 int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
 /* Before 6.7 (KVER_CALLBACK_ITERATION): enter the callback noted by
@@ -219,6 +221,13 @@ bool prog_has_arena(const struct vet_env *env);
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		      struct call_meta *meta);
 int check_snprintf_call(struct vet_env *env);
+/* A constant offset into a BTF map value at its field of `type` (FIELD_*),
+ * named `what` in messages ("bpf_timer"). */
+int check_map_field_arg(struct vet_env *env, uint32_t regno, uint32_t type, const char *what);
+/* A lock of `kind` (REF_TYPE_LOCK, _RES_LOCK, _RES_LOCK_IRQ) taken or
+ * dropped by the path; `word` is "bpf_spin" or "bpf_res_spin". */
+int lock_take(struct vet_env *env, const struct reg_state *reg, int kind);
+int lock_drop(struct vet_env *env, const struct reg_state *reg, int kind, const char *word);
 
 /* map_compat.c: which maps each helper accepts */
 int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *map,
@@ -256,6 +265,18 @@ bool reg_is_trusted(const struct reg_state *reg);
 int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f);
 int kptr_match_type(struct vet_env *env, uint32_t regno, const struct map_field *f);
 int kptr_xchg_return(struct vet_env *env, const struct map_field *f, struct reg_state *r0);
+/* wq.c: workqueues and task works */
+struct kfunc_meta;
+int process_async_field_arg(struct vet_env *env, uint32_t regno, uint32_t field,
+			    struct kfunc_meta *meta);
+int check_async_map_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
+bool kfunc_sets_async_cb(const char *name);
+int push_async_work_callback(struct vet_env *env, const struct bpfvet_insn *insn,
+			     uint32_t insn_idx, const struct kfunc_desc *k, uint32_t subprog);
+/* res_lock.c: resilient spin locks */
+bool kfunc_is_res_lock(const char *name);
+int process_res_lock_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno);
+int push_res_lock_failure(struct vet_env *env, uint32_t insn_idx);
 /* irq_flag.c: bpf_local_irq_save/restore's flag slot */
 int process_irq_flag(struct vet_env *env, const char *kfunc, uint32_t regno, uint32_t insn_idx);
 /* btf_write.c: a store through a BTF pointer */
@@ -346,6 +367,14 @@ struct kfunc_meta {
 	const void *arg_btf;
 	uint32_t arg_btf_id;
 	bool arg_owning_ref;
+	/* The map of a workqueue, task work or map argument, for the next to
+	 * match; the field (FIELD_*) and the register that named it. */
+	const struct bpfvet_map *map_ptr;
+	uint32_t map_uid;
+	uint32_t map_field;
+	uint32_t map_field_regno;
+	bool has_callback;	/* a callback argument, its subprogram: */
+	uint32_t subprogno;
 };
 int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
 		     struct kfunc_meta *meta);
