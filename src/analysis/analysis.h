@@ -95,5 +95,8 @@ bool kfunc_allowed(const struct vet_env *env, const struct kfunc_set_row *row);
 bool kfunc_lock_allowed(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *insn);
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
+/* A kfunc that calls a callback before it returns (bpf_rbtree_add_impl's
+ * `less`), which the walk then treats as a loop. */
+bool kfunc_is_sync_callback(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 #endif

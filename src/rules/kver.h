@@ -233,6 +233,17 @@ enum kver_feature {
 	 * and a global function's dynptr parameter is of the skb kind
 	 * ("dynptr_ptr(id=2,type=skb)"); before, of the local kind. */
 	KVER_DYNPTR_SLICE_618,
+	/* bpf_rbtree_remove takes an owning reference to a node as well as
+	 * a non-owning one ("%s can only take non-owning or refcounted
+	 * bpf_rb_node pointer", and "%s not allowed in rbtree cb" with the
+	 * kfunc's name); before, only a non-owning one ("rbtree_remove node
+	 * input must be non-owning ref"). */
+	KVER_GRAPH_OWNING_REMOVE,
+	/* A call that calls a callback (bpf_loop, bpf_rbtree_add...) is a
+	 * loop of its own, a strongly connected component with an id in the
+	 * liveness listing ("  1  20: ... call bpf_loop"), whose loop hits
+	 * keep back-edges; before, it was in no component. */
+	KVER_CALLBACK_SCC,
 	KVER__COUNT,
 };
 

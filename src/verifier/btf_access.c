@@ -499,7 +499,7 @@ int check_ptr_to_btf_access(struct vet_env *env, uint32_t regno, int off, int si
 	ret = struct_access(env, reg, off, size, &w);
 	if (ret < 0)
 		return ret;
-	if (value_regno < 0)
+	if (value_regno < 0 || t != ACCESS_READ)
 		return 0;
 	if (ret != PTR_TO_BTF_ID) {
 		mark_walked_reg(env, value_regno, ret, &w);

@@ -9,8 +9,8 @@
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
  * bpf_throw. Dynptr arguments are dynptr.c's, allocated objects
- * alloc_obj.c's. The rest of the object model (graphs, arena) is
- * reported unsupported.
+ * alloc_obj.c's, lists and trees graph.c's. The rest of the object model
+ * (arena, workqueues) is reported unsupported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,12 +53,12 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 }
 
 /* The kfuncs of the object model, which need state bpfvet does not keep
- * yet: the graphs of allocated objects, arena pages,
+ * yet: arena pages,
  * workqueues, resilient locks. */
 static bool is_object_model(const char *name)
 {
 	static const char *const prefixes[] = {
-		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_wq_",
+		"bpf_arena_", "bpf_wq_",
 		"bpf_res_spin_", "bpf_kptr_",
 	};
 
@@ -140,6 +140,10 @@ static int check_sections(struct vet_env *env, const struct kfunc_desc *k)
 	} else if (unlock) {
 		verbose(env, "unmatched rcu read unlock (kernel function %s)\n", k->name);
 		return -EINVAL;
+	}
+	if (in_rbtree_lock_required_cb(env) && (lock || unlock)) {
+		verbose(env, "Calling bpf_rcu_read_{lock,unlock} in unnecessary rbtree callback\n");
+		return -EACCES;
 	}
 	if (st->active_preempt_locks) {
 		if (disable) {
@@ -245,6 +249,11 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 		return err;
 	memset(&meta, 0, sizeof(meta));
 	err = check_kfunc_args(env, &k, *insn_idx, &meta);
+	if (!err && !strcmp(k.name, "bpf_rbtree_add_impl")) {
+		err = push_callback_call(env, insn, *insn_idx, meta.subprogno, CB_RBTREE_ADD);
+		if (err)
+			verbose(env, "kfunc %s#%u failed callback verification\n", k.name, k.func_id);
+	}
 	if (!err)
 		err = check_sections(env, &k);
 	if (err)
@@ -256,6 +265,11 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 				k.func_id);
 			return err;
 		}
+	}
+	if (graph_kfunc_inserts(k.name)) {
+		err = graph_insert_node(env, &k);
+		if (err)
+			return err;
 	}
 	if (k.kind == KFUNC_THROW) {
 		err = check_throw(env);

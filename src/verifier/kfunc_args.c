@@ -8,8 +8,9 @@
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
  * an iterator or a dynptr (dynptr.c) on the stack, or memory of the
- * pointee's size. The kinds of the object model (allocated objects,
- * graphs, workqueues) are reported unsupported.
+ * pointee's size; list heads and tree roots, their nodes and
+ * bpf_rbtree_add's callback are graph.c's. The kinds of the object model
+ * still missing (workqueues, resilient locks) are reported unsupported.
  */
 #include <errno.h>
 #include <string.h>
@@ -21,7 +22,8 @@
 enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
 	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_ALLOC_BTF_ID,
-	KARG_REFCOUNTED_KPTR, KARG_OBJECT_MODEL,
+	KARG_REFCOUNTED_KPTR, KARG_OBJECT_MODEL, KARG_LIST_HEAD, KARG_LIST_NODE, KARG_RB_ROOT,
+	KARG_RB_NODE,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -93,8 +95,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 				  const struct btf_type *ref)
 {
 	static const char *const structs[] = {
-		"bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
-		"bpf_wq", "bpf_res_spin_lock",
+		"bpf_dynptr_kern", "bpf_wq", "bpf_res_spin_lock",
 	};
 
 	if (param_suffix(k, p, "__prog") ||
@@ -104,6 +105,20 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 		if (pointee_named(k, ref, structs[i]))
 			return true;
 	return false;
+}
+
+/* The graph structs, each a kind of argument of its own. */
+static int graph_param_kind(const struct kfunc_desc *k, const struct btf_type *ref)
+{
+	if (pointee_named(k, ref, "bpf_list_head"))
+		return KARG_LIST_HEAD;
+	if (pointee_named(k, ref, "bpf_list_node"))
+		return KARG_LIST_NODE;
+	if (pointee_named(k, ref, "bpf_rb_root"))
+		return KARG_RB_ROOT;
+	if (pointee_named(k, ref, "bpf_rb_node"))
+		return KARG_RB_NODE;
+	return -1;
 }
 
 /* Register types that stand for a kernel struct without a BTF id. */
@@ -158,6 +173,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_REFCOUNTED_KPTR;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
+	if (graph_param_kind(k, ref) >= 0)
+		return graph_param_kind(k, ref);
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
 	if (pointee_named(k, ref, "bpf_dynptr"))
@@ -468,7 +485,16 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "arg%u expected pointer to func\n", regno - 1);
 			return -EINVAL;
 		}
-		return unsupported(env, "kfunc callback");
+		meta->subprogno = reg->subprogno;
+		return graph_kfunc_modelled(k->name) ? 0 : unsupported(env, "kfunc callback");
+	case KARG_LIST_HEAD:
+		return graph_root_arg(env, regno, FIELD_LIST_HEAD, meta);
+	case KARG_RB_ROOT:
+		return graph_root_arg(env, regno, FIELD_RB_ROOT, meta);
+	case KARG_LIST_NODE:
+		return graph_node_arg(env, k, regno, FIELD_LIST_NODE, meta);
+	case KARG_RB_NODE:
+		return graph_node_arg(env, k, regno, FIELD_RB_NODE, meta);
 	case KARG_CONST_STR:
 		if (reg->type != PTR_TO_MAP_VALUE) {
 			verbose(env, "arg#%u doesn't point to a const string\n", regno - 1);

@@ -4,7 +4,8 @@
  * constant string: bpf_spin_lock/unlock (the lock, and the lock held by
  * the path), bpf_timer_* (the timer), bpf_kptr_xchg (the kptr slot) and
  * read-only format strings, dynamic pointers (dynptr.c) and per-CPU BTF
- * pointers. Objects from bpf_obj_new are not modelled.
+ * pointers. A lock may also be in an allocated object; releasing it ends
+ * the non-owning references to graph nodes (graph.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,6 +13,28 @@
 
 #include "rules/rules.h"
 #include "verifier.h"
+
+/* The lock of an allocated object (the only other pointer a lock
+ * argument takes), in the record of the object's struct. */
+static int check_local_lock(struct vet_env *env, const struct reg_state *reg, int64_t off)
+{
+	const struct map_record *rec = alloc_obj_record(env, reg);
+	const struct map_field *f = NULL;
+
+	for (uint32_t i = 0; rec && i < rec->cnt && !f; i++)
+		if (rec->fields[i].type == FIELD_SPIN_LOCK)
+			f = &rec->fields[i];
+	if (!f) {
+		verbose(env, "local 'kptr' has no valid bpf_spin_lock\n");
+		return -EINVAL;
+	}
+	if (f->off != off) {
+		verbose(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %u\n",
+			(long long)off, f->off);
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
  * The common prefix of lock and timer arguments: a constant offset into a
@@ -32,7 +55,8 @@ static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
 		return -EINVAL;
 	}
 	if (reg->type != PTR_TO_MAP_VALUE)
-		return unsupported(env, "lock in an allocated object");
+		return type == FIELD_SPIN_LOCK ? check_local_lock(env, reg, off) :
+		       unsupported(env, "special field of an allocated object");
 	rec = map_record_of(env, reg->map_ptr);
 	if (!rec->has_btf) {
 		verbose(env, "map '%s' has to have BTF in order to use %s\n",
@@ -121,6 +145,7 @@ static int drop_lock(struct vet_env *env, const struct reg_state *reg)
 		return -EINVAL;
 	}
 	pop_lock(st, (uint32_t)(r - st->refs));
+	graph_invalidate_non_owning(env);
 	return 0;
 }
 
@@ -128,8 +153,13 @@ static int drop_lock(struct vet_env *env, const struct reg_state *reg)
 static int process_spin_lock(struct vet_env *env, uint32_t regno, int func_id)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	int err = check_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
+	int err;
 
+	if (in_rbtree_lock_required_cb(env)) {
+		verbose(env, "can't spin_{lock,unlock} in rbtree cb\n");
+		return -EACCES;
+	}
+	err = check_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
 	if (err)
 		return err;
 	if (func_id == FN_spin_lock)
