@@ -81,8 +81,7 @@ int compute_scc(struct vet_env *env)
 				dfs_sz--;
 				continue;
 			}
-			assign = stack[stack_sz - 1] != w ||
-				 (env->aux[w].calls_callback && env_has(env, KVER_CALLBACK_SCC));
+			assign = stack[stack_sz - 1] != w;
 			for (int j = 0; j < cnt; j++)
 				assign |= succ[j] == w;
 			do {
@@ -239,9 +238,9 @@ int add_scc_backedge(struct vet_env *env, struct vstate *old, const struct vstat
 	struct backedge *b;
 	uint64_t n;
 
-	/* A callback-calling call closes a loop the CFG does not show:
-	 * before KVER_CALLBACK_SCC such calls are in no SCC and their loop
-	 * hits keep no back-edge. */
+	/* A callback-calling call closes a loop the CFG does not show: on
+	 * Linux 6.18 such calls are in no SCC and their loop hits keep no
+	 * back-edge (later 6.18.y kernels give them one). */
 	if (!scc_callchain(env, old, &c) && env->aux[old->insn_idx].calls_callback)
 		return 0;
 	if (!scc_callchain(env, old, &c) || !(v = visit_lookup(env, &c))) {

@@ -98,9 +98,6 @@ static const struct {
 	[KVER_DYNPTR_SLICE_618] = { KV(6, 18, 0), "dynptr slice size precise again, skb-kind global dynptrs (<= 6.18)" },
 	/* rbtree_fail's records bound it to (6.12, 6.18]. */
 	[KVER_GRAPH_OWNING_REMOVE] = { KV(6, 13, 0), "bpf_rbtree_remove of owning references (after 6.12)" },
-	/* Linux 6.18.44 has it (its level-2 logs, its peak states); 6.18.0
-	 * had not, as the first 6.18 records showed: a 6.18.y stable fix. */
-	[KVER_CALLBACK_SCC] = { KV(6, 18, 1), "callback-calling calls are loops (6.18.y)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

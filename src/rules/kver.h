@@ -239,11 +239,6 @@ enum kver_feature {
 	 * kfunc's name); before, only a non-owning one ("rbtree_remove node
 	 * input must be non-owning ref"). */
 	KVER_GRAPH_OWNING_REMOVE,
-	/* A call that calls a callback (bpf_loop, bpf_rbtree_add...) is a
-	 * loop of its own, a strongly connected component with an id in the
-	 * liveness listing ("  1  20: ... call bpf_loop"), whose loop hits
-	 * keep back-edges; before, it was in no component. */
-	KVER_CALLBACK_SCC,
 	KVER__COUNT,
 };
 

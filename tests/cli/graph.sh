@@ -6,7 +6,8 @@
 # graph programs of refcounted_kptr_fail and exceptions_fail. Then
 # tests/progs/graph_618.c, with the kfuncs 6.12 lacks, as the running
 # 6.18.44 kernel verified it (bpfvet kernel; the level-2 logs were
-# identical too).
+# identical too, but for the SCC column of the bpf_rbtree_add_impl calls:
+# docs/kfuncs.md).
 . tests/lib.sh
 need_corpus graph_corpus
 [ -d build/target-6.12 ] || { fail graph_targets "build/target-6.12 missing: make target"; exit 0; }
