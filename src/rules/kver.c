@@ -98,6 +98,18 @@ static const struct {
 	[KVER_DYNPTR_SLICE_618] = { KV(6, 18, 0), "dynptr slice size precise again, skb-kind global dynptrs (<= 6.18)" },
 	/* rbtree_fail's records bound it to (6.12, 6.18]. */
 	[KVER_GRAPH_OWNING_REMOVE] = { KV(6, 13, 0), "bpf_rbtree_remove of owning references (after 6.12)" },
+	/* Seen in 6.18 (bpf_refcount_acquire's missing record); 6.12 says
+	 * "verifier internal error"; dated by the verifier_bug() series,
+	 * which went into 6.17. */
+	/* Bound to (6.12, 6.18] by the records (linked_list_fail's
+	 * ptr_walk_scalar); dated by the kernel's history: the series that
+	 * made such pointers untrusted memory went into 6.17. */
+	[KVER_WALK_PTR_UNTRUSTED_MEM] = { KV(6, 17, 0), "pointers to non-structs as untrusted memory (6.17)" },
+	/* Seen in 6.18 (local_kptr_stash's stash_rb_nodes and bpfvet's own
+	 * experiments); 6.12's sources and records have no such check:
+	 * bound to (6.12, 6.18]. */
+	[KVER_ALLOC_CALL_ONE_TYPE] = { KV(6, 18, 0), "one type per object kfunc call (<= 6.18)" },
+	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
 };
 
 bool kver_has(uint32_t kver, enum kver_feature f)

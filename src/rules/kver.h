@@ -239,6 +239,19 @@ enum kver_feature {
 	 * kfunc's name); before, only a non-owning one ("rbtree_remove node
 	 * input must be non-owning ref"). */
 	KVER_GRAPH_OWNING_REMOVE,
+	/* An internal inconsistency the verifier reports is a "verifier
+	 * bug: ..."; before, a "verifier internal error: ...". */
+	KVER_MSG_VERIFIER_BUG,
+	/* A BTF pointer member to something other than a struct loads as
+	 * read-only untrusted memory ("rdonly_untrusted_mem"); before, as a
+	 * scalar. */
+	KVER_WALK_PTR_UNTRUSTED_MEM,
+	/* A call of bpf_obj_new, bpf_obj_drop or bpf_refcount_acquire (and
+	 * their per-CPU twins) serves one type: the kernel patches the
+	 * call's hidden argument once, so a second visit with another size
+	 * or other special fields is refused ("same call cannot be used
+	 * with different types"); before, the last visit won. */
+	KVER_ALLOC_CALL_ONE_TYPE,
 	KVER__COUNT,
 };
 

@@ -238,6 +238,11 @@ struct insn_aux {
 	 * later (the kernel's poisoned map pointer). */
 	const struct bpfvet_map *call_map;
 	bool call_map_poisoned;
+	/* An allocated-object kfunc call (alloc_obj.c): the size and special
+	 * fields of the type it was first seen with. */
+	bool alloc_seen;
+	uint32_t alloc_size;
+	const void *alloc_meta;
 };
 
 struct subprog_info {
@@ -583,6 +588,8 @@ const struct map_record *map_record_of(const struct vet_env *env,
 				       const struct bpfvet_map *map);
 bool map_has_field(const struct vet_env *env, const struct bpfvet_map *map, uint32_t mask);
 /* The field of a kind in `mask` starting exactly at `off`, or NULL. */
+const struct map_field *record_field_at(const struct map_record *rec, uint32_t off,
+					uint32_t mask);
 const struct map_field *map_field_at(const struct vet_env *env,
 				     const struct bpfvet_map *map, uint32_t off,
 				     uint32_t mask);

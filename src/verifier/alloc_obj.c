@@ -36,6 +36,11 @@ enum alloc_kfunc {
 	ALLOC_REFCOUNT_ACQUIRE,
 };
 
+const char *verifier_bug_prefix(const struct vet_env *env)
+{
+	return env_has(env, KVER_MSG_VERIFIER_BUG) ? "verifier bug" : "verifier internal error";
+}
+
 static int alloc_kfunc_of(const char *name)
 {
 	static const struct {
@@ -154,6 +159,31 @@ static int check_new_type(struct vet_env *env, int kind, const struct kfunc_meta
 	return 0;
 }
 
+/* One call instruction, one type: its size (bpf_obj_new) and its record
+ * of special fields, which the kernel passes to the kfunc. */
+static int check_one_type(struct vet_env *env, uint32_t size, const struct map_record *rec)
+{
+	struct insn_aux *aux = &env->aux[env->insn_idx];
+
+	if (!env_has(env, KVER_ALLOC_CALL_ONE_TYPE))
+		return 0;
+	if (aux->alloc_seen && (aux->alloc_size != size || aux->alloc_meta != rec)) {
+		verbose(env, "same call cannot be used with different types\n"
+			"use one call for each type: inline the static function that holds the call,\n"
+			"or mark the callee with __attribute__((nomerge))\n");
+		return -EINVAL;
+	}
+	aux->alloc_seen = true;
+	aux->alloc_size = size;
+	aux->alloc_meta = rec;
+	return 0;
+}
+
+int alloc_obj_drop_done(struct vet_env *env, const struct kfunc_meta *meta)
+{
+	return check_one_type(env, 0, struct_meta_record(env, meta->arg_btf, meta->arg_btf_id));
+}
+
 int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 			 const struct kfunc_meta *meta, struct reg_state *r0, bool *ret_null)
 {
@@ -162,6 +192,10 @@ int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 	int err;
 
 	if (kind == ALLOC_REFCOUNT_ACQUIRE) {
+		err = check_one_type(env, 0, struct_meta_record(env, meta->arg_btf,
+								meta->arg_btf_id));
+		if (err)
+			return err;
 		reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC);
 		r0->btf = meta->arg_btf;
 		r0->btf_id = meta->arg_btf_id;
@@ -171,6 +205,10 @@ int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	}
 	err = check_new_type(env, kind, meta, &t);
+	if (!err)
+		err = check_one_type(env, t->size,
+				     struct_meta_record(env, env->prog_btf,
+							(uint32_t)meta->const_value));
 	if (err)
 		return err;
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC | (kind == ALLOC_PERCPU_NEW ? MEM_PERCPU : 0));
@@ -226,7 +264,7 @@ int alloc_obj_refcounted_arg(struct vet_env *env, uint32_t regno, struct kfunc_m
 		meta->arg_owning_ref = true;
 	rec = alloc_obj_record(env, reg);
 	if (!rec) {
-		verbose(env, "verifier internal error: Couldn't find btf_record\n");
+		verbose(env, "%s: Couldn't find btf_record\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	if (!(rec->mask & FIELD_REFCOUNT)) {
@@ -253,7 +291,8 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 		return -EACCES;
 	}
 	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id) {
-		verbose(env, "verifier internal error: ref_obj_id for allocated object must be non-zero\n");
+		verbose(env, "%s: ref_obj_id for allocated object must be non-zero\n",
+			verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	rec = struct_meta_record(env, reg->btf, reg->btf_id);
@@ -264,6 +303,29 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 			verbose(env, "direct access to %s is disallowed\n", field_type_name(f->type));
 			return -EACCES;
 		}
+	}
+	return 0;
+}
+
+/* A lock argument inside an allocated object: its struct must have the
+ * field, and the pointer must point at it. */
+int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32_t type,
+			const char *what, int64_t off)
+{
+	const struct map_record *rec = alloc_obj_record(env, reg);
+	const struct map_field *f = NULL;
+
+	for (uint32_t i = 0; rec && i < rec->cnt && !f; i++)
+		if (rec->fields[i].type == type)
+			f = &rec->fields[i];
+	if (!f) {
+		verbose(env, "local 'kptr' has no valid %s\n", what);
+		return -EINVAL;
+	}
+	if (f->off != off) {
+		verbose(env, "off %lld doesn't point to 'struct %s' that is at %u\n",
+			(long long)off, what, f->off);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -29,7 +29,8 @@
 #define BTF_WRITE_DONE 1
 
 /* WALK_PTR_UNTRUSTED: a pointer to something other than a struct, which
- * Linux 6.18 gives as read-only untrusted memory of unknown size. */
+ * Linux 6.18 gives as read-only untrusted memory of unknown size
+ * (KVER_WALK_PTR_UNTRUSTED_MEM). */
 enum walk_result { WALK_SCALAR, WALK_PTR, WALK_PTR_UNTRUSTED, WALK_STRUCT };
 
 /* Where one step of the walk ended. */
@@ -195,13 +196,17 @@ static int walk_member(struct vet_env *env, const struct btf *btf, const struct 
 		}
 		st = kbtf_skip_mods(btf, mt->type, &id);
 		w->field = mname;
-		*res = WALK_PTR_UNTRUSTED;
 		if (st && kbtf_is_struct(st)) {
 			w->next_id = id;
 			w->flag |= tag_flag(btf, mt->type);
 			*res = WALK_PTR;
+			return STEP_END;
 		}
-		return STEP_END;
+		/* Older kernels read any other pointer as a number. */
+		if (env_has(env, KVER_WALK_PTR_UNTRUSTED_MEM)) {
+			*res = WALK_PTR_UNTRUSTED;
+			return STEP_END;
+		}
 	}
 	/* Ints, and int arrays used as scratch space, up to the member's end. */
 	if (uoff + usize > mend && !(w->flag & PTR_UNTRUSTED)) {

@@ -69,7 +69,8 @@ int check_btf_arg_type(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 	if (kind == 2) {
 		if (func_id != HELPER_SPIN_LOCK && func_id != HELPER_SPIN_UNLOCK &&
 		    func_id != HELPER_KPTR_XCHG) {
-			verbose(env, "verifier internal error: unimplemented handling of MEM_ALLOC\n");
+			verbose(env, "%s: unimplemented handling of MEM_ALLOC\n",
+				verifier_bug_prefix(env));
 			return -EFAULT;
 		}
 		if (func_id == HELPER_KPTR_XCHG && regno == BPF_REG_2)
@@ -149,7 +150,21 @@ int set_percpu_return_reg(struct vet_env *env, const struct helper_proto *fn,
 
 	if (!btf)
 		return unsupported(env, "per-CPU pointer helper without a per-CPU BTF argument");
+	if (meta->ret_percpu_obj) {
+		t = btf__type_by_id(btf, meta->ret_btf_id);
+		if (!t || !kbtf_is_struct(t)) {
+			verbose(env, "Helper has invalid btf/btf_id in R1\n");
+			return -EFAULT;
+		}
+	}
 	t = kbtf_skip_mods(btf, meta->ret_btf_id, NULL);
+	if (t && kbtf_is_struct(t) && meta->ret_percpu_obj) {
+		/* This CPU's part of the object, valid for the RCU section. */
+		reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC | MEM_RCU);
+		r0->btf = btf;
+		r0->btf_id = meta->ret_btf_id;
+		return 0;
+	}
 	if (t && kbtf_is_struct(t)) {
 		reg_mark_ptr(r0, PTR_TO_BTF_ID | (flag & ~MEM_RDONLY));
 		r0->btf = btf;

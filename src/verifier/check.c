@@ -353,6 +353,22 @@ static int check_exit_resources_old(struct vet_env *env, bool main_exit)
 	return check_reference_leak(env, false);
 }
 
+/* bpf_throw before the one resource check: the regions first, then the
+ * "Unreleased reference" lines alone. */
+static int check_throw_resources_old(struct vet_env *env)
+{
+	const struct vstate *st = env->cur;
+	const char *region = st->active_locks ? "bpf_spin_lock" :
+			     st->active_rcu_lock ? "bpf_rcu_read_lock" :
+			     st->active_preempt_locks ? "bpf_preempt_disable" : NULL;
+
+	if (region) {
+		verbose(env, "bpf_throw cannot be used inside %s-ed region\n", region);
+		return -EINVAL;
+	}
+	return check_reference_leak(env, true);
+}
+
 static int check_exit_resources(struct vet_env *env, bool main_exit)
 {
 	if (!env_has(env, KVER_MSG_RESOURCE_LEAK))
@@ -465,7 +481,10 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 			return err;
 		/* bpf_throw leaves the program from any frame; no return
 		 * value to check, the exception callback provides it. */
-		err = check_exit_leak(env, true, true, "bpf_throw");
+		if (env_has(env, KVER_MSG_RESOURCE_LEAK))
+			err = check_exit_leak(env, true, true, "bpf_throw");
+		else
+			err = check_throw_resources_old(env);
 		if (!err)
 			*path_done = true;
 		return err;

@@ -563,6 +563,36 @@ int release_reference(struct vet_env *env, uint32_t ref_obj_id)
 	return -EINVAL;
 }
 
+/* A per-CPU object bpf_kptr_xchg stashes inside an RCU section stays
+ * readable, unowned, until the section ends. */
+static void invalidate_stashed(struct reg_state *reg, void *arg)
+{
+	const struct release_ctx *c = arg;
+
+	if (reg->ref_obj_id == c->ref_obj_id && in_rcu_cs(c->env) &&
+	    (reg->type & MEM_ALLOC) && (reg->type & MEM_PERCPU)) {
+		reg->ref_obj_id = 0;
+		reg->type = (reg->type & ~MEM_ALLOC) | MEM_RCU;
+		return;
+	}
+	invalidate_ref(reg, arg);
+}
+
+static int release_stashed(struct vet_env *env, uint32_t ref_obj_id)
+{
+	struct release_ctx c = { env, ref_obj_id };
+	struct vstate *st = env->cur;
+
+	for (uint32_t i = 0; i < st->acquired_refs; i++) {
+		if (st->refs[i].id == ref_obj_id && st->refs[i].kind == REF_TYPE_PTR) {
+			ref_remove(st, i);
+			for_each_reg(st, invalidate_stashed, &c);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 static void invalidate_pkt(struct reg_state *reg, void *arg)
 {
 	struct vet_env *env = arg;
@@ -803,6 +833,8 @@ static int release_arg(struct vet_env *env, const struct helper_proto *fn,
 
 	if (base_type(fn->arg_type[meta->release_regno - BPF_REG_1]) == ARG_PTR_TO_DYNPTR)
 		err = dynptr_release(env, meta->release_regno);
+	else if (meta->func_id == HELPER_KPTR_XCHG && meta->ref_obj_id)
+		err = release_stashed(env, meta->ref_obj_id);
 	else if (meta->ref_obj_id)
 		err = release_reference(env, meta->ref_obj_id);
 	else if (reg_is_null_scalar(reg))

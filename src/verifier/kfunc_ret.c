@@ -218,8 +218,8 @@ int set_kfunc_return(struct vet_env *env, const struct kfunc_desc *k, struct kfu
 		meta->r0_size = 8;
 		meta->r0_rdonly = false;
 	}
-	if (!t || btf_kind(t) == BTF_KIND_UNKN)
-		return 0;	/* void: R0 stays unreadable */
+	if (!t || btf_kind(t) == BTF_KIND_UNKN)	/* void: R0 stays unreadable */
+		return alloc_kfunc_modelled(k->name) ? alloc_obj_drop_done(env, meta) : 0;
 	if (btf_is_int(t) || btf_is_enum(t) || btf_is_enum64(t)) {
 		reg_mark_unknown(env, r0);
 		if (t->size < 8)

@@ -6,7 +6,10 @@
  * untrusted), an unreferenced field takes a store of a pointer of its
  * type, and bpf_kptr_xchg swaps a referenced one. The kernel finds the
  * field's struct in vmlinux by name; a struct only the program defines
- * is an allocated object, which bpfvet does not model yet.
+ * is a local kptr, which holds an allocated object (alloc_obj.c): loaded
+ * in an RCU section it is an RCU-protected object (not owned; a
+ * non-owning reference when it may be in a graph), outside one an
+ * untrusted pointer.
  */
 #include <errno.h>
 #include <string.h>
@@ -43,6 +46,27 @@ static bool rcu_protected(const struct vet_env *env, uint32_t id)
 	return false;
 }
 
+/* The field's struct only the program has: a local kptr. */
+static bool kptr_is_local(const struct vet_env *env, const struct map_field *f)
+{
+	return env->prog_btf && env->targ_btf && f->kptr_type_id &&
+	       kptr_target_id(env, f) == -ENOENT;
+}
+
+/* A local kptr loaded in an RCU section: the object, which the kernel
+ * frees only after a grace period. */
+static uint32_t local_kptr_flags(const struct vet_env *env, const struct map_field *f)
+{
+	const struct map_record *rec;
+
+	if (f->type == FIELD_KPTR_UNREF || !in_rcu_cs(env))
+		return PTR_UNTRUSTED;
+	if (f->type == FIELD_KPTR_PERCPU)
+		return MEM_RCU | MEM_PERCPU;
+	rec = struct_meta_record(env, env->prog_btf, f->kptr_type_id);
+	return MEM_RCU | MEM_ALLOC | (rec && (rec->mask & FIELD_GRAPH_NODE) ? NON_OWN_REF : 0);
+}
+
 int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f)
 {
 	struct reg_state *dst = &cur_regs(env)[value_regno];
@@ -50,8 +74,15 @@ int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f)
 	uint32_t flags = PTR_MAYBE_NULL;
 	bool rcu_safe;
 
+	if (kptr_is_local(env, f)) {
+		reg_mark_ptr(dst, PTR_TO_BTF_ID | PTR_MAYBE_NULL | local_kptr_flags(env, f));
+		dst->btf = env->prog_btf;
+		dst->btf_id = f->kptr_type_id;
+		dst->id = ++env->id_gen;
+		return 0;
+	}
 	if (id <= 0)
-		return unsupported(env, "kptr load of an allocated object");
+		return unsupported(env, "kptr load without the field's struct");
 	rcu_safe = f->type == FIELD_KPTR_PERCPU ||
 		   (f->type == FIELD_KPTR_REF && rcu_protected(env, (uint32_t)id));
 	if (rcu_safe && in_rcu_cs(env))
@@ -70,25 +101,35 @@ int kptr_load(struct vet_env *env, int value_regno, const struct map_field *f)
 int kptr_match_type(struct vet_env *env, uint32_t regno, const struct map_field *f)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	uint32_t perm = PTR_MAYBE_NULL | PTR_TRUSTED | MEM_RCU, flags;
-	int id = kptr_target_id(env, f);
+	uint32_t perm, flags = reg->type & ~BASE_TYPE_MASK, need_id;
+	bool local = kptr_is_local(env, f);
+	int id = local ? (int)f->kptr_type_id : kptr_target_id(env, f);
+	const void *need_btf = local ? (const void *)env->prog_btf : (const void *)env->targ_btf;
 	const char *targ, *have = "";
 	char tb[64];
 
 	if (id <= 0)
-		return unsupported(env, "kptr of an allocated object");
-	targ = kbtf_name(env->targ_btf, (uint32_t)id);
-	if (f->type == FIELD_KPTR_UNREF)
-		perm |= PTR_UNTRUSTED;
-	flags = reg->type & ~BASE_TYPE_MASK;
-	if (base_type(reg->type) == PTR_TO_BTF_ID && reg->btf != env->targ_btf)
-		return unsupported(env, "kptr store of an allocated object");
-	if (base_type(reg->type) != PTR_TO_BTF_ID || (flags & ~perm))
+		return unsupported(env, "kptr without the field's struct");
+	need_id = (uint32_t)id;
+	targ = kbtf_name(need_btf, need_id);
+	if (base_type(reg->type) != PTR_TO_BTF_ID)
+		goto bad_type;
+	/* The register's kind decides what it may carry. */
+	if (reg->btf == env->targ_btf)
+		perm = PTR_MAYBE_NULL | PTR_TRUSTED | MEM_RCU |
+		       (f->type == FIELD_KPTR_UNREF ? PTR_UNTRUSTED : 0);
+	else
+		perm = PTR_MAYBE_NULL | MEM_ALLOC | (f->type == FIELD_KPTR_PERCPU ? MEM_PERCPU : 0);
+	if (flags & ~perm)
+		goto bad_type;
+	/* A per-CPU field reads back per-CPU: what goes in must be so. */
+	if ((f->type == FIELD_KPTR_PERCPU) != !!(reg->type & MEM_PERCPU))
 		goto bad_type;
 	have = kbtf_name(reg->btf, reg->btf_id);
 	if (check_ptr_off_reg(env, reg, regno, true))
 		return -EACCES;
-	if (btf_struct_ids_match(env, reg->btf, reg->btf_id, reg->off, (uint32_t)id,
+	if (reg->btf == need_btf &&
+	    btf_struct_ids_match(env, reg->btf, reg->btf_id, reg->off, need_id,
 				 f->type != FIELD_KPTR_UNREF))
 		return 0;
 bad_type:
@@ -104,13 +145,21 @@ bad_type:
 }
 
 /* bpf_kptr_xchg's result: the field's old pointer, referenced (the
- * call site acquires it), or NULL. */
+ * call site acquires it), or NULL; from a local kptr, an object. */
 int kptr_xchg_return(struct vet_env *env, const struct map_field *f, struct reg_state *r0)
 {
-	int id = f ? kptr_target_id(env, f) : -ENOENT;
+	int id;
 
+	if (f && kptr_is_local(env, f)) {
+		reg_mark_ptr(r0, PTR_TO_BTF_ID | PTR_MAYBE_NULL | MEM_ALLOC |
+				 (f->type == FIELD_KPTR_PERCPU ? MEM_PERCPU : 0));
+		r0->btf = env->prog_btf;
+		r0->btf_id = f->kptr_type_id;
+		return 0;
+	}
+	id = f ? kptr_target_id(env, f) : -ENOENT;
 	if (id <= 0)
-		return unsupported(env, "kptr exchange of an allocated object");
+		return unsupported(env, "kptr exchange without the field's struct");
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | PTR_MAYBE_NULL);
 	r0->btf = env->targ_btf;
 	r0->btf_id = (uint32_t)id;

@@ -4,8 +4,8 @@
  * constant string: bpf_spin_lock/unlock (the lock, and the lock held by
  * the path), bpf_timer_* (the timer), bpf_kptr_xchg (the kptr slot) and
  * read-only format strings, dynamic pointers (dynptr.c) and per-CPU BTF
- * pointers. A lock may also be in an allocated object; releasing it ends
- * the non-owning references to graph nodes (graph.c).
+ * pointers. Locks may also sit in allocated objects (alloc_obj.c);
+ * releasing one ends the non-owning references to graph nodes (graph.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,28 +13,6 @@
 
 #include "rules/rules.h"
 #include "verifier.h"
-
-/* The lock of an allocated object (the only other pointer a lock
- * argument takes), in the record of the object's struct. */
-static int check_local_lock(struct vet_env *env, const struct reg_state *reg, int64_t off)
-{
-	const struct map_record *rec = alloc_obj_record(env, reg);
-	const struct map_field *f = NULL;
-
-	for (uint32_t i = 0; rec && i < rec->cnt && !f; i++)
-		if (rec->fields[i].type == FIELD_SPIN_LOCK)
-			f = &rec->fields[i];
-	if (!f) {
-		verbose(env, "local 'kptr' has no valid bpf_spin_lock\n");
-		return -EINVAL;
-	}
-	if (f->off != off) {
-		verbose(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %u\n",
-			(long long)off, f->off);
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /*
  * The common prefix of lock and timer arguments: a constant offset into a
@@ -55,8 +33,7 @@ static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
 		return -EINVAL;
 	}
 	if (reg->type != PTR_TO_MAP_VALUE)
-		return type == FIELD_SPIN_LOCK ? check_local_lock(env, reg, off) :
-		       unsupported(env, "special field of an allocated object");
+		return alloc_obj_field_arg(env, reg, type, what, off);
 	rec = map_record_of(env, reg->map_ptr);
 	if (!rec->has_btf) {
 		verbose(env, "map '%s' has to have BTF in order to use %s\n",
@@ -74,6 +51,13 @@ static int check_field_arg(struct vet_env *env, uint32_t regno, uint32_t type,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* What a lock belongs to: its map, or for allocated objects the BTF of
+ * their type (the id tells the objects apart). */
+static const void *lock_object(const struct reg_state *reg)
+{
+	return reg->type == PTR_TO_MAP_VALUE ? (const void *)reg->map_ptr : reg->btf;
 }
 
 /* A lock reference of `kind`; with id 0 and no object, any of them. */
@@ -99,12 +83,12 @@ static int take_lock(struct vet_env *env, const struct reg_state *reg)
 		verbose(env, "Locking two bpf_spin_locks are not allowed\n");
 		return -EINVAL;
 	}
-	err = ref_acquire(env, REF_TYPE_LOCK, reg->id, reg->map_ptr);
+	err = ref_acquire(env, REF_TYPE_LOCK, reg->id, lock_object(reg));
 	if (err)
 		return err;
 	st->active_locks++;
 	st->active_lock_id = reg->id;
-	st->active_lock_ptr = reg->map_ptr;
+	st->active_lock_ptr = lock_object(reg);
 	return 0;
 }
 
@@ -135,12 +119,12 @@ static int drop_lock(struct vet_env *env, const struct reg_state *reg)
 		verbose(env, "bpf_spin_unlock without taking a lock\n");
 		return -EINVAL;
 	}
-	r = find_lock(st, REF_TYPE_LOCK, reg->id, reg->map_ptr);
+	r = find_lock(st, REF_TYPE_LOCK, reg->id, lock_object(reg));
 	if (!r) {
 		verbose(env, "bpf_spin_unlock of different lock\n");
 		return -EINVAL;
 	}
-	if (reg->id != st->active_lock_id || reg->map_ptr != st->active_lock_ptr) {
+	if (reg->id != st->active_lock_id || lock_object(reg) != st->active_lock_ptr) {
 		verbose(env, "bpf_spin_unlock cannot be out of order\n");
 		return -EINVAL;
 	}
@@ -187,32 +171,37 @@ static int process_timer(struct vet_env *env, uint32_t regno, struct call_meta *
 	return 0;
 }
 
-/* bpf_kptr_xchg's destination: a referenced kptr slot of a map value. */
+/* bpf_kptr_xchg's destination: a referenced kptr slot of a map value or
+ * of an allocated object. */
 static int process_kptr_dest(struct vet_env *env, uint32_t regno, struct call_meta *meta)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
+	const struct map_record *rec;
 	const struct map_field *f;
 	uint32_t off;
 
-	if (reg->type != PTR_TO_MAP_VALUE)
-		return unsupported(env, "kptr in an allocated object");
-	if (!map_record_of(env, reg->map_ptr)->has_btf) {
-		verbose(env, "map '%s' has to have BTF in order to use bpf_kptr_xchg\n",
-			reg->map_ptr->name);
-		return -EINVAL;
+	if (reg_is_alloc_obj(reg)) {
+		rec = alloc_obj_record(env, reg);
+	} else {
+		rec = map_record_of(env, reg->map_ptr);
+		if (!rec->has_btf) {
+			verbose(env, "map '%s' has to have BTF in order to use bpf_kptr_xchg\n",
+				reg->map_ptr->name);
+			return -EINVAL;
+		}
+		meta->map_ptr = reg->map_ptr;
 	}
-	meta->map_ptr = reg->map_ptr;
 	if (!tnum_is_const(reg->b.var_off)) {
 		verbose(env, "R%u doesn't have constant offset. kptr has to be at the constant offset\n",
 			regno);
 		return -EINVAL;
 	}
-	if (!map_has_field(env, reg->map_ptr, FIELD_KPTR)) {
+	if (!rec || !(rec->mask & FIELD_KPTR)) {
 		verbose(env, "R%u has no valid kptr\n", regno);
 		return -EINVAL;
 	}
 	off = (uint32_t)reg->off + (uint32_t)reg->b.var_off.value;
-	f = map_field_at(env, reg->map_ptr, off, FIELD_KPTR);
+	f = record_field_at(rec, off, FIELD_KPTR);
 	if (!f) {
 		verbose(env, "off=%d doesn't point to kptr\n", (int)off);
 		return -EACCES;
@@ -404,12 +393,9 @@ static int check_percpu_btf_arg(struct vet_env *env, uint32_t regno, struct call
 		verbose(env, "Helper has invalid btf_id in R%u\n", regno);
 		return -EACCES;
 	}
-	/* A per-CPU object of the program's own types (a percpu kptr) makes
-	 * the result an allocated object: kptrs are not modelled yet. */
-	if (reg->btf != env->targ_btf || (reg->type & MEM_ALLOC))
-		return unsupported(env, "per-CPU pointer to an allocated object");
 	meta->ret_btf = reg->btf;
 	meta->ret_btf_id = reg->btf_id;
+	meta->ret_percpu_obj = reg->type & MEM_RCU;
 	return 0;
 }
 

@@ -165,6 +165,9 @@ struct call_meta {
 	 * per-CPU variable passed, which the result points to. */
 	const void *ret_btf;
 	uint32_t ret_btf_id;
+	/* ... and it is an RCU-protected per-CPU object (a percpu kptr): the
+	 * result is this CPU's part of it, an allocated object. */
+	bool ret_percpu_obj;
 	/* The dynptr argument read, for bpf_dynptr_data's slice. */
 	struct dynptr_info dynptr;
 };
@@ -358,6 +361,8 @@ const char *prog_ctx_struct_name(uint32_t prog_type);
 bool in_rcu_cs(const struct vet_env *env);
 
 /* alloc_obj.c: objects of program-BTF structs from bpf_obj_new */
+/* "verifier bug" or, before 6.17, "verifier internal error". */
+const char *verifier_bug_prefix(const struct vet_env *env);
 bool alloc_kfunc_modelled(const char *name);
 /* bpf_obj_new, bpf_percpu_obj_new, bpf_refcount_acquire: R0 is an object. */
 bool alloc_kfunc_returns_obj(const char *name);
@@ -367,9 +372,14 @@ const struct map_record *alloc_obj_record(const struct vet_env *env, const struc
 /* R0 of the kfuncs that return objects; *ret_null: it may be NULL. */
 int alloc_obj_set_return(struct vet_env *env, const struct kfunc_desc *k,
 			 const struct kfunc_meta *meta, struct reg_state *r0, bool *ret_null);
+/* After bpf_obj_drop's or bpf_percpu_obj_drop's release. */
+int alloc_obj_drop_done(struct vet_env *env, const struct kfunc_meta *meta);
 int alloc_obj_drop_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
 		       struct kfunc_meta *meta);
 int alloc_obj_refcounted_arg(struct vet_env *env, uint32_t regno, struct kfunc_meta *meta);
+/* A helper's lock argument that points into an object. */
+int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32_t type,
+			const char *what, int64_t off);
 /* Before the walk of a load or store through an object. */
 int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int off, int size,
 			   enum access_type t);
