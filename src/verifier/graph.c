@@ -162,18 +162,18 @@ int graph_root_arg(struct vet_env *env, uint32_t regno, uint32_t field_type,
 		return -EINVAL;
 	}
 	if (meta->graph_root) {
-		verbose(env, "verifier internal error: repeating %s arg\n", what);
+		verbose(env, "%s: repeating %s arg\n", verifier_bug_prefix(env), what);
 		return -EFAULT;
 	}
 	meta->graph_root = f;
 	return 0;
 }
 
-static const char *local_name(const struct vet_env *env, uint32_t id)
+static const char *struct_name(const void *btf, uint32_t id)
 {
-	const struct btf_type *t = env->prog_btf ? btf__type_by_id(env->prog_btf, id) : NULL;
+	const struct btf_type *t = btf ? btf__type_by_id(btf, id) : NULL;
 
-	return t ? kbtf_msg_name(env->prog_btf, t->name_off) : "";
+	return t ? kbtf_msg_name(btf, t->name_off) : "";
 }
 
 /* Who may pass a node: add and push take an object the program owns,
@@ -239,21 +239,23 @@ int graph_node_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t reg
 		return -EINVAL;
 	}
 	if (!root) {
-		verbose(env, "verifier internal error: no graph root before its node\n");
+		verbose(env, "%s: no graph root before its node\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	if (reg->btf != env->prog_btf || reg->btf_id != root->graph_value_id) {
-		verbose(env, "operation on %s expects arg#1 %s at offset=%u in struct %s, but arg is at offset=%u in struct %s\n",
+		verbose(env, "operation on %s expects arg#1 %s at offset=%d in struct %s, but arg is at offset=%d in struct %s\n",
 			field_type_name(field_type == FIELD_LIST_NODE ? FIELD_LIST_HEAD : FIELD_RB_ROOT),
-			what, root->graph_node_off, local_name(env, root->graph_value_id), off,
-			local_name(env, reg->btf_id));
+			what, (int)root->graph_node_off,
+			struct_name(env->prog_btf, root->graph_value_id), (int)off,
+			struct_name(reg->btf, reg->btf_id));
 		return -EINVAL;
 	}
 	meta->arg_btf = reg->btf;
 	meta->arg_btf_id = reg->btf_id;
 	if (off != root->graph_node_off) {
-		verbose(env, "arg#1 offset=%u, but expected %s at offset=%u in struct %s\n", off, what,
-			root->graph_node_off, local_name(env, root->graph_value_id));
+		verbose(env, "arg#1 offset=%d, but expected %s at offset=%d in struct %s\n", (int)off,
+			what, (int)root->graph_node_off,
+			struct_name(env->prog_btf, root->graph_value_id));
 		return -EINVAL;
 	}
 	return 0;
@@ -266,11 +268,11 @@ static int set_non_owning(struct vet_env *env, struct reg_state *reg)
 	const struct map_record *rec = alloc_obj_record(env, reg);
 
 	if (!env->cur->active_locks) {
-		verbose(env, "verifier internal error: ref_set_non_owning w/o active lock\n");
+		verbose(env, "%s: ref_set_non_owning w/o active lock\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	if (reg->type & NON_OWN_REF) {
-		verbose(env, "verifier internal error: NON_OWN_REF already set\n");
+		verbose(env, "%s: NON_OWN_REF already set\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	reg->type |= NON_OWN_REF;
@@ -307,13 +309,14 @@ int graph_insert_node(struct vet_env *env, const struct kfunc_desc *k)
 	bool held = false;
 
 	if (!ref_obj_id) {
-		verbose(env, "verifier internal error: ref_obj_id is zero for owning -> non-owning conversion\n");
+		verbose(env, "%s: ref_obj_id is zero for owning -> non-owning conversion\n",
+			verifier_bug_prefix(env));
 		c.err = -EFAULT;
 	}
 	for (uint32_t i = 0; !c.err && i < env->cur->acquired_refs; i++)
 		held |= env->cur->refs[i].id == ref_obj_id;
 	if (!c.err && !held) {
-		verbose(env, "verifier internal error: ref state missing for ref_obj_id\n");
+		verbose(env, "%s: ref state missing for ref_obj_id\n", verifier_bug_prefix(env));
 		c.err = -EFAULT;
 	}
 	if (!c.err)
@@ -338,7 +341,7 @@ int graph_set_return(struct vet_env *env, const struct kfunc_meta *meta, struct 
 	const struct map_field *root = meta->graph_root;
 
 	if (!root) {
-		verbose(env, "verifier internal error: graph node returned without its root\n");
+		verbose(env, "%s: graph node returned without its root\n", verifier_bug_prefix(env));
 		return -EFAULT;
 	}
 	reg_mark_ptr(r0, PTR_TO_BTF_ID | MEM_ALLOC);
