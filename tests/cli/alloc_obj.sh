@@ -147,3 +147,29 @@ both alloc_obj_stash local_kptr_stash.bpf.o stash_rb_nodes stash_plain unstash_r
 	stash_test_ref_kfunc refcount_acquire_without_unstash stash_refcounted_node
 both alloc_obj_stash_fail_all local_kptr_stash_fail.bpf.o
 both alloc_obj_xchg_inline kptr_xchg_inline.bpf.o
+
+# Objects in ordinary code: tests/progs/alloc_obj_uses.c as the live
+# 6.18.44 kernel verified it (logs identical).
+# shellcheck disable=SC2086
+"$BPFVET" "$PROGS/alloc_obj_uses.o" $TARGET -o csv -e prog,verdict,total_insns,error \
+	2>/dev/null | tail -n +2 | sort >"$TMP/got"
+cat >"$TMP/want" <<'ROWS'
+arith,success,12,
+arith_drop,failure,8,R1 must have zero offset when passed to release func or trusted arg to kfunc
+atomic_add,success,12,
+cmp_ptrs,success,26,
+leak_to_map,success,20,
+narrow_read,success,16,
+probe_read,success,21,
+ptr_store,success,23,
+spill,success,14,
+to_global,failure,8,Caller passes invalid args into func#1 ('global_fn')
+to_static,success,18,
+var_off,failure,11,"R2 is ptr_plain invalid variable offset: off=0, var_off=(0x0; 0x8)"
+ROWS
+while IFS= read -r row; do
+	name=${row%%,*}
+	if grep -qxF "$row" "$TMP/got"; then pass "alloc_obj_uses_$name"; else
+		fail "alloc_obj_uses_$name" "want '$row', got '$(grep "^$name," "$TMP/got")'"
+	fi
+done <"$TMP/want"
