@@ -256,23 +256,6 @@ int check_resource_leak(struct vet_env *env, bool check_lock, const char *prefix
 	return check_exit_leak(env, false, check_lock, prefix);
 }
 
-/* Before the one resource check (KVER_MSG_RESOURCE_LEAK), bpf_throw
- * asked for the lock, RCU and preemption first, and a leaked reference
- * said no more than its "Unreleased reference" lines. */
-static int check_throw_leak_old(struct vet_env *env)
-{
-	const struct vstate *st = env->cur;
-	const char *held = st->active_locks ? "bpf_spin_lock" :
-			   st->active_rcu_lock ? "bpf_rcu_read_lock" :
-			   st->active_preempt_locks ? "bpf_preempt_disable" : NULL;
-
-	if (held) {
-		verbose(env, "bpf_throw cannot be used inside %s-ed region\n", held);
-		return -EINVAL;
-	}
-	return check_reference_leak(env, true);
-}
-
 /* The same, where an exception exit (bpf_throw) from any frame leaves
  * the whole program. */
 int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
@@ -281,8 +264,6 @@ int check_exit_leak(struct vet_env *env, bool exception_exit, bool check_lock,
 	struct vstate *st = env->cur;
 	int err;
 
-	if (exception_exit && !env_has(env, KVER_MSG_RESOURCE_LEAK))
-		return check_throw_leak_old(env);
 	if (check_lock && st->active_locks) {
 		verbose(env, "%s cannot be used inside bpf_spin_lock-ed region\n", prefix);
 		return -EINVAL;
