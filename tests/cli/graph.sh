@@ -32,12 +32,15 @@ list_front_drop,failure,12,R1 must be referenced or trusted
 list_front_nolock,failure,2,bpf_spin_lock at off=0 must be held for bpf_list_head
 list_front_read,success,13,
 list_move,success,15,
+list_peek_paths,success,28,
 list_pop_drop,success,16,
 list_pop_leak,failure,12,BPF_EXIT instruction in main prog would lead to reference leak
 list_push_maybe_null,failure,7,"R6 pointer arithmetic on ptr_or_null_ prohibited, null-check it first"
 list_push_null0,failure,11,Possibly NULL pointer passed to trusted arg1
 list_push_peeked,failure,10,arg#1 expected pointer to allocated object
 list_push_write,success,20,
+obj_tree,success,43,
+obj_tree_wrong_lock,failure,20,bpf_spin_lock at off=0 must be held for bpf_rb_root
 rb_add_drop,failure,19,R1 must be referenced or trusted
 rb_add_first_remove,success,52,
 rb_add_maybe_null,failure,7,"R6 pointer arithmetic on ptr_or_null_ prohibited, null-check it first"

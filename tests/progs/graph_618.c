@@ -426,4 +426,68 @@ SEC("tc") int list_push_peeked(void *ctx)
 	return 0;
 }
 
+/* A tree inside an object: the object's own lock guards it. */
+struct forest {
+	struct bpf_spin_lock lock;
+	struct bpf_rb_root root contains(tnode, rb);
+};
+
+SEC("tc") int obj_tree(void *ctx)
+{
+	struct forest *f = new_obj(struct forest);
+	struct tnode *t;
+
+	if (!f)
+		return 0;
+	t = new_obj(struct tnode);
+	if (!t) {
+		drop_obj(f);
+		return 0;
+	}
+	bpf_spin_lock(&f->lock);
+	rb_add(&f->root, &t->rb, less);
+	bpf_spin_unlock(&f->lock);
+	drop_obj(f);
+	return 0;
+}
+
+/* ... and no other lock does. */
+SEC("tc") int obj_tree_wrong_lock(void *ctx)
+{
+	struct forest *f = new_obj(struct forest);
+	struct tnode *t;
+
+	if (!f)
+		return 0;
+	t = new_obj(struct tnode);
+	if (!t) {
+		drop_obj(f);
+		return 0;
+	}
+	bpf_spin_lock(&tlock);
+	rb_add(&f->root, &t->rb, less);
+	bpf_spin_unlock(&tlock);
+	drop_obj(f);
+	return 0;
+}
+
+/* Non-owning references on two paths that meet: pruning compares them. */
+SEC("tc") int list_peek_paths(void *ctx)
+{
+	__u32 coin = ((struct __sk_buff *)ctx)->len;
+	struct bpf_list_node *n;
+	long key = 0;
+
+	asm volatile("" : "+r"(coin));
+	bpf_spin_lock(&llock);
+	if (coin & 1)
+		n = bpf_list_front(&lhead);
+	else
+		n = bpf_list_back(&lhead);
+	if (n)
+		key = container_of(n, struct item, link)->key;
+	bpf_spin_unlock(&llock);
+	return key & 1;
+}
+
 char _license[] SEC("license") = "GPL";
