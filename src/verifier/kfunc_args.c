@@ -161,6 +161,7 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 {
 	const struct reg_state *regs = cur_regs(env), *reg = &regs[argno + 1];
 	const struct btf_param *p = &params[argno];
+	int graph = graph_param_kind(k, ref);
 	bool mem_size = false, scalar;
 
 	if (!strcmp(k->name, "bpf_cast_to_kern_ctx") || is_ctx_param(env, k, ref))
@@ -173,8 +174,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_REFCOUNTED_KPTR;
 	if (is_object_model_param(k, p, ref))
 		return KARG_OBJECT_MODEL;
-	if (graph_param_kind(k, ref) >= 0)
-		return graph_param_kind(k, ref);
+	if (graph >= 0)
+		return graph;
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
 	if (pointee_named(k, ref, "bpf_dynptr"))
