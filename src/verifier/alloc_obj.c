@@ -13,7 +13,12 @@
  * The object's ordinary fields may be read and written; its special
  * fields (locks, graph nodes and roots, the refcount, kptrs), as the
  * kernel records them for the struct (struct_meta_record), only through
- * their kfuncs and helpers.
+ * their kfuncs and helpers: bpf_spin_lock on its lock (special_args.c),
+ * bpf_kptr_xchg on its kptrs (kptr.c holds the kptrs that hold objects).
+ *
+ * The kernel passes each of these calls its type's size and record,
+ * patched into the call once; since 6.18 a call instruction reached with
+ * two types is refused (check_one_type).
  */
 #include <errno.h>
 #include <string.h>

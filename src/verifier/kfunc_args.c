@@ -332,12 +332,14 @@ static int btf_id_param(struct vet_env *env, const struct kfunc_desc *k, uint32_
 	} else {
 		reg_id = reg->btf_id;
 	}
-	if (reg_btf != k->btf)
-		return unsupported(env, "kfunc argument of a program's BTF type");
+	/* The program's own structs never match a kernel one. */
+	if (reg_btf != k->btf && reg_btf != env->prog_btf)
+		return unsupported(env, "kfunc argument of another BTF's type");
 	strict = ((k->flags & KF_RELEASE) && reg->ref_obj_id) ||
 		 nocast_alias(kbtf_name(reg_btf, reg_id), pointee_name(k, ref));
 	(void)meta;
-	if (btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
+	if (reg_btf == k->btf &&
+	    btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
 		return 0;
 	have = kbtf_name(reg_btf, reg_id);
 	/* A kfunc taking __sk_buff or xdp_md may be given the kernel struct. */

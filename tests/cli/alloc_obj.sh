@@ -163,6 +163,7 @@ narrow_read,success,16,
 probe_read,success,21,
 ptr_store,success,23,
 spill,success,14,
+to_kfunc,failure,6,kernel function bpf_task_release args#0 expected pointer to STRUCT task_struct but R1 has a pointer to STRUCT plain
 to_global,failure,8,Caller passes invalid args into func#1 ('global_fn')
 to_static,success,18,
 var_off,failure,11,"R2 is ptr_plain invalid variable offset: off=0, var_off=(0x0; 0x8)"

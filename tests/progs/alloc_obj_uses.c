@@ -12,6 +12,8 @@ extern void bpf_obj_drop_impl(void *p__alloc, void *meta__ign) __ksym;
 #define obj_new(type) ((type *)bpf_obj_new_impl(bpf_core_type_id_local(type), NULL))
 #define obj_drop(p) bpf_obj_drop_impl(p, NULL)
 struct plain { long a; long b; struct plain *next; };
+struct task_struct { int pid; } __attribute__((preserve_access_index));
+extern void bpf_task_release(struct task_struct *p) __ksym;
 struct val { long a; long b; };
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -144,5 +146,14 @@ SEC("tc") int narrow_read(void *ctx)
 	x = *(unsigned char *)((char *)p + 3) + *(int *)((char *)p + 4);
 	obj_drop(p);
 	return x;
+}
+/* A kfunc that wants a kernel struct never takes the program's own. */
+SEC("tc") int to_kfunc(void *ctx)
+{
+	struct plain *p = obj_new(struct plain);
+
+	if (!p) return 0;
+	bpf_task_release((struct task_struct *)p);
+	return 0;
 }
 char _license[] SEC("license") = "GPL";
