@@ -7,7 +7,8 @@
 # tests/progs/graph_618.c, with the kfuncs 6.12 lacks, as the running
 # 6.18.44 kernel verified it (bpfvet kernel; the level-2 logs were
 # identical too, but for the SCC column of the bpf_rbtree_add_impl calls:
-# docs/kfuncs.md).
+# docs/kfuncs.md), and the recorded level-2 logs of the programs without
+# that call.
 . tests/lib.sh
 need_corpus graph_corpus
 [ -d build/target-6.12 ] || { fail graph_targets "build/target-6.12 missing: make target"; exit 0; }
@@ -60,3 +61,17 @@ while IFS= read -r row; do
 		fail "graph_618_$name" "want '$row', got '$(grep "^$name," "$TMP/got")' $(head -c 200 "$TMP/err")"
 	fi
 done <"$TMP/want"
+
+# The level-2 logs of some of them, line for line as the running kernel
+# printed them (tests/fixtures/graph/graph_618-level2.txt).
+FIX=tests/fixtures/graph/graph_618-level2.txt
+for p in $(sed -n 's|^Kernel log for graph_618.o/\(.*\):$|\1|p' "$FIX"); do
+	# shellcheck disable=SC2086
+	"$BPFVET" "$PROGS/graph_618.o" $TARGET -p "$p" -l 2 2>/dev/null |
+		sed -n "/^Log for graph_618.o\/$p:/,/^processed/p" |
+		sed -E 's/0xffff[0-9a-f]{12}/0xADDR/g; s/^Log for /Kernel log for /' >"$TMP/log"
+	sed -n "/^Kernel log for graph_618.o\/$p:\$/,/^processed/p" "$FIX" >"$TMP/want"
+	if [ -s "$TMP/want" ] && cmp -s "$TMP/log" "$TMP/want"; then pass "graph_618_log_$p"; else
+		fail "graph_618_log_$p" "$(diff "$TMP/want" "$TMP/log" | head -n 4)"
+	fi
+done
