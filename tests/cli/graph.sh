@@ -65,7 +65,7 @@ done <"$TMP/want"
 # The level-2 logs of some of them, line for line as the running kernel
 # printed them (tests/fixtures/graph/graph_618-level2.txt).
 FIX=tests/fixtures/graph/graph_618-level2.txt
-for p in $(sed -n 's|^Kernel log for graph_618.o/\(.*\):$|\1|p' "$FIX"); do
+sed -n 's|^Kernel log for graph_618.o/\(.*\):$|\1|p' "$FIX" | while IFS= read -r p; do
 	# shellcheck disable=SC2086
 	"$BPFVET" "$PROGS/graph_618.o" $TARGET -p "$p" -l 2 2>/dev/null |
 		sed -n "/^Log for graph_618.o\/$p:/,/^processed/p" |
