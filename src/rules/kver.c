@@ -109,6 +109,10 @@ static const struct {
 	 * experiments); 6.12's sources and records have no such check:
 	 * bound to (6.12, 6.18]. */
 	[KVER_ALLOC_CALL_ONE_TYPE] = { KV(6, 18, 0), "one type per object kfunc call (<= 6.18)" },
+	/* Seen in 6.18 (bpfvet's experiments: a local kptr read after
+	 * bpf_rcu_read_unlock); 6.12's sources refuse it: bound to
+	 * (6.12, 6.18]. */
+	[KVER_UNTRUSTED_OBJ_READ] = { KV(6, 18, 0), "untrusted objects readable (<= 6.18)" },
 	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
 };
 

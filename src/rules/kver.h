@@ -252,6 +252,11 @@ enum kver_feature {
 	 * or other special fields is refused ("same call cannot be used
 	 * with different types"); before, the last visit won. */
 	KVER_ALLOC_CALL_ONE_TYPE,
+	/* An object left untrusted by bpf_rcu_read_unlock (a local kptr
+	 * loaded in the section) may still be read; before, the read was
+	 * the kernel's "ref_obj_id for allocated object must be non-zero"
+	 * error. */
+	KVER_UNTRUSTED_OBJ_READ,
 	KVER__COUNT,
 };
 

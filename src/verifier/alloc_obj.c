@@ -295,7 +295,10 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 		verbose(env, "only read is supported\n");
 		return -EACCES;
 	}
-	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id) {
+	/* An object is owned, or the RCU section keeps it (or, in 6.18, it
+	 * is an untrusted one the section left behind). */
+	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id &&
+	    !((reg->type & PTR_UNTRUSTED) && env_has(env, KVER_UNTRUSTED_OBJ_READ))) {
 		verbose(env, "%s: ref_obj_id for allocated object must be non-zero\n",
 			verifier_bug_prefix(env));
 		return -EFAULT;

@@ -174,3 +174,31 @@ while IFS= read -r row; do
 		fail "alloc_obj_uses_$name" "want '$row', got '$(grep "^$name," "$TMP/got")'"
 	fi
 done <"$TMP/want"
+
+# Local kptrs in a sleepable program: tests/progs/alloc_obj_rcu.c as the
+# live 6.18.44 kernel verified it (logs identical); 6.12 refused the read
+# of an object left untrusted (KVER_UNTRUSTED_OBJ_READ, from its sources).
+# shellcheck disable=SC2086
+"$BPFVET" "$PROGS/alloc_obj_rcu.o" $TARGET -o csv -e prog,verdict,total_insns,error \
+	2>/dev/null | tail -n +2 | sort >"$TMP/got"
+cat >"$TMP/want" <<'ROWS'
+newp,success,10,
+rcu_load_after,success,17,
+rcu_write,success,19,
+read_lock_after,success,17,
+untrusted_load,success,14,
+write_after,failure,14,only read is supported
+ROWS
+while IFS= read -r row; do
+	name=${row%%,*}
+	if grep -qxF "$row" "$TMP/got"; then pass "alloc_obj_rcu_$name"; else
+		fail "alloc_obj_rcu_$name" "want '$row', got '$(grep "^$name," "$TMP/got")'"
+	fi
+done <"$TMP/want"
+got=$("$BPFVET" "$PROGS/alloc_obj_rcu.o" --target build/target-6.12 -p rcu_load_after -o csv \
+	-e error 2>/dev/null | tail -n 1)
+if [ "$got" = "verifier internal error: ref_obj_id for allocated object must be non-zero" ]; then
+	pass alloc_obj_rcu_612
+else
+	fail alloc_obj_rcu_612 "got '$got'"
+fi
