@@ -97,5 +97,8 @@ bool kfunc_is_iter_next(const struct vet_env *env, const struct bpfvet_insn *ins
 bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn);
 /* Does the kfunc set a callback that runs later (workqueues, task works)? */
 bool kfunc_is_async_cb(const struct vet_env *env, const struct bpfvet_insn *insn);
+/* A kfunc that calls a callback before it returns (bpf_rbtree_add_impl's
+ * `less`), which the walk then treats as a loop. */
+bool kfunc_is_sync_callback(const struct vet_env *env, const struct bpfvet_insn *insn);
 
 #endif

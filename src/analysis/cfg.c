@@ -268,7 +268,8 @@ static int visit_helper_call(struct vet_env *env, uint32_t t)
 	if ((insn->src_reg == 0 && helper_is_async_callback_calling(insn->imm)) ||
 	    (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && kfunc_is_async_cb(env, insn)))
 		mark_prune(env, t);
-	if (insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) {
+	if ((insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) ||
+	    kfunc_is_sync_callback(env, insn)) {
 		env->aux[t].calls_callback = true;
 		env->aux[t].force_checkpoint = true;
 		mark_prune(env, t);

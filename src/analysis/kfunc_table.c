@@ -207,6 +207,14 @@ bool kfunc_is_throw(const struct vet_env *env, const struct bpfvet_insn *insn)
 	return !kfunc_describe(env, insn, &k) && k.kind == KFUNC_THROW;
 }
 
+bool kfunc_is_sync_callback(const struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	struct kfunc_desc k;
+
+	return insn->src_reg == BPF_PSEUDO_KFUNC_CALL && !insn->off &&
+	       !kfunc_describe(env, insn, &k) && k.row && !strcmp(k.name, "bpf_rbtree_add_impl");
+}
+
 int call_param_count(const struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	struct kfunc_desc k;

@@ -220,8 +220,8 @@ static int bt_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_t
 		}
 		return bt_subprog_exit(bt);
 	}
-	if (insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm) &&
-	    (int64_t)idx != subseq - 1) {
+	if (((insn->src_reg == 0 && helper_is_sync_callback_calling(insn->imm)) ||
+	     kfunc_is_sync_callback(env, insn)) && (int64_t)idx != subseq - 1) {
 		if (bt->regs[bt->frame] & ~REGMASK_ARGS || bt->slots[bt->frame])
 			return -EFAULT;
 		bt->regs[bt->frame] &= ~REGMASK_ARGS;

@@ -46,6 +46,17 @@ static const struct {
 	 * passed to trusted arg1" on 6.18, accepted by 6.12. */
 	{ "bpf_skb_ct_lookup", KV(6, 13, 0), KF_TRUSTED_ARGS },
 	{ "bpf_xdp_ct_lookup", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	/* The graph kfuncs refuse a node or root that may be NULL on 6.18
+	 * ("Possibly NULL pointer passed to trusted arg1", rbtree_fail's
+	 * use_unchecked_remove_retval; tests/progs/graph_618.c), where
+	 * 6.12 came to the pointer's offset first. */
+	{ "bpf_list_push_back_impl", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_list_push_front_impl", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_list_pop_back", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_list_pop_front", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_rbtree_add_impl", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_rbtree_first", KV(6, 13, 0), KF_TRUSTED_ARGS },
+	{ "bpf_rbtree_remove", KV(6, 13, 0), KF_TRUSTED_ARGS },
 };
 
 uint32_t kfunc_row_flags(const struct kfunc_set_row *row, uint32_t kver)
@@ -88,12 +99,18 @@ static const struct kfunc_set_row rows_618[] = {
 	{ "bpf_iter_kmem_cache_new", KF_ITER_NEW | KF_SLEEPABLE, KH_COMMON, KFLT_NONE },
 	{ "bpf_iter_kmem_cache_next", KF_ITER_NEXT | KF_RET_NULL | KF_SLEEPABLE, KH_COMMON,
 	  KFLT_NONE },
+	/* Peeks at a list's ends, walks of a tree (tests/progs/graph_618.c). */
+	{ "bpf_list_back", KF_RET_NULL | KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
+	{ "bpf_list_front", KF_RET_NULL | KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
 	{ "bpf_local_irq_restore", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_local_irq_save", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_probe_read_kernel_dynptr", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_probe_read_kernel_str_dynptr", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_probe_read_user_dynptr", 0, KH_COMMON, KFLT_NONE },
 	{ "bpf_probe_read_user_str_dynptr", 0, KH_COMMON, KFLT_NONE },
+	{ "bpf_rbtree_left", KF_RET_NULL | KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
+	{ "bpf_rbtree_right", KF_RET_NULL | KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
+	{ "bpf_rbtree_root", KF_RET_NULL | KF_TRUSTED_ARGS, GENERIC_HOOKS, KFLT_NONE },
 	/* The fs set's (LSM programs only): not allowed in the others, the
 	 * flags as bpf_get_dentry_xattr's (this machine loads no LSM
 	 * program to show them). */

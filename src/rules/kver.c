@@ -96,6 +96,8 @@ static const struct {
 	 * arg_tag_dynptr); 6.12's sources do neither, and its records are
 	 * not at level 2: bound to (6.12, 6.18]. */
 	[KVER_DYNPTR_SLICE_618] = { KV(6, 18, 0), "dynptr slice size precise again, skb-kind global dynptrs (<= 6.18)" },
+	/* rbtree_fail's records bound it to (6.12, 6.18]. */
+	[KVER_GRAPH_OWNING_REMOVE] = { KV(6, 13, 0), "bpf_rbtree_remove of owning references (after 6.12)" },
 	/* Seen in 6.18 (bpf_refcount_acquire's missing record); 6.12 says
 	 * "verifier internal error"; dated by the verifier_bug() series,
 	 * which went into 6.17. */
@@ -107,6 +109,10 @@ static const struct {
 	 * experiments); 6.12's sources and records have no such check:
 	 * bound to (6.12, 6.18]. */
 	[KVER_ALLOC_CALL_ONE_TYPE] = { KV(6, 18, 0), "one type per object kfunc call (<= 6.18)" },
+	/* Seen in 6.18 (bpfvet's experiments: a local kptr read after
+	 * bpf_rcu_read_unlock); 6.12's sources refuse it: bound to
+	 * (6.12, 6.18]. */
+	[KVER_UNTRUSTED_OBJ_READ] = { KV(6, 18, 0), "untrusted objects readable (<= 6.18)" },
 	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
 	/* Seen on 6.18.44 (tests/progs/wq.c); Debian's 6.12.118 sources
 	 * do none of it: bound to (6.12, 6.18]. */

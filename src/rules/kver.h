@@ -233,6 +233,12 @@ enum kver_feature {
 	 * and a global function's dynptr parameter is of the skb kind
 	 * ("dynptr_ptr(id=2,type=skb)"); before, of the local kind. */
 	KVER_DYNPTR_SLICE_618,
+	/* bpf_rbtree_remove takes an owning reference to a node as well as
+	 * a non-owning one ("%s can only take non-owning or refcounted
+	 * bpf_rb_node pointer", and "%s not allowed in rbtree cb" with the
+	 * kfunc's name); before, only a non-owning one ("rbtree_remove node
+	 * input must be non-owning ref"). */
+	KVER_GRAPH_OWNING_REMOVE,
 	/* An internal inconsistency the verifier reports is a "verifier
 	 * bug: ..."; before, a "verifier internal error: ...". */
 	KVER_MSG_VERIFIER_BUG,
@@ -256,6 +262,11 @@ enum kver_feature {
 	 * Before, only the offset was compared, and only with maps holding
 	 * a workqueue. */
 	KVER_WQ_618,
+	/* An object left untrusted by bpf_rcu_read_unlock (a local kptr
+	 * loaded in the section) may still be read; before, the read was
+	 * the kernel's "ref_obj_id for allocated object must be non-zero"
+	 * error. */
+	KVER_UNTRUSTED_OBJ_READ,
 	KVER__COUNT,
 };
 

@@ -213,9 +213,10 @@ static const char *contains_tag(const struct btf *btf, const struct site *s)
 /*
  * A list head or rbtree root names the struct it holds and that struct's
  * node member ("contains:foo:node"); the node must have the right type
- * and alignment.
+ * and alignment. `out` gets the struct and the node's offset.
  */
-static int check_graph_root(const struct btf *btf, const struct site *s, uint32_t type)
+static int check_graph_root(const struct btf *btf, const struct site *s, uint32_t type,
+			    struct map_field *out)
 {
 	const char *node_type = type == FIELD_LIST_HEAD ? "bpf_list_node" : "bpf_rb_node";
 	const char *tag = contains_tag(btf, s), *colon;
@@ -248,7 +249,9 @@ static int check_graph_root(const struct btf *btf, const struct site *s, uint32_
 			return -EINVAL;
 		if (bits % 8 || (bits / 8) % 8)
 			return -EINVAL;
+		out->graph_node_off = bits / 8;
 	}
+	out->graph_value_id = (uint32_t)id;
 	return node ? 0 : -ENOENT;
 }
 
@@ -341,12 +344,13 @@ static int find_one(struct finder *f, uint32_t type_id, const struct site *s,
 		if (!is_composite(t) || t->size != sz)
 			return 0;
 		if (kind & FIELD_GRAPH_ROOT) {
-			int err = check_graph_root(f->btf, s, (uint32_t)kind);
+			int err = check_graph_root(f->btf, s, (uint32_t)kind, &tmp);
 
 			if (err)
 				return err;
 		}
 		if (cap) {
+			info[0] = tmp;
 			info[0].type = (uint32_t)kind;
 			info[0].off = s->off;
 			info[0].kptr_type_id = 0;

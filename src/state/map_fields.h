@@ -41,6 +41,10 @@ struct map_field {
 	uint32_t off;		/* bytes from the start of the value */
 	uint32_t size;
 	uint32_t kptr_type_id;	/* kptrs: pointee struct in the object's BTF */
+	/* Graph roots: the struct their __contains tag names (in the
+	 * object's BTF) and the offset of its node member. */
+	uint32_t graph_value_id;
+	uint32_t graph_node_off;
 };
 
 /*

@@ -353,12 +353,19 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 		written_mark(env, f->written_slots >> spi & 1), types);
 }
 
+/* Since locks are references too (6.13, with the one resource check),
+ * the kernel prints none when the first has no id, a lock of global
+ * data that the path took first. Before, locks were no references. */
 static void print_refs(struct vet_env *env, const struct vstate *st)
 {
+	bool locks_are_refs = env_has(env, KVER_MSG_RESOURCE_LEAK);
 	bool first = true;
 
+	if (locks_are_refs && st->acquired_refs && !st->refs[0].id)
+		return;
 	for (uint32_t i = 0; i < st->acquired_refs; i++) {
-		if (!st->refs[i].id)
+		if (!st->refs[i].id ||
+		    (!locks_are_refs && (st->refs[i].kind & (REF_TYPE_LOCK | REF_TYPE_RES_LOCK))))
 			continue;
 		verbose(env, "%s%u", first ? " refs=" : ",", st->refs[i].id);
 		first = false;

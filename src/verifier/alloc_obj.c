@@ -13,7 +13,12 @@
  * The object's ordinary fields may be read and written; its special
  * fields (locks, graph nodes and roots, the refcount, kptrs), as the
  * kernel records them for the struct (struct_meta_record), only through
- * their kfuncs and helpers.
+ * their kfuncs and helpers: bpf_spin_lock on its lock (special_args.c),
+ * bpf_kptr_xchg on its kptrs (kptr.c holds the kptrs that hold objects).
+ *
+ * The kernel passes each of these calls its type's size and record,
+ * patched into the call once; since 6.18 a call instruction reached with
+ * two types is refused (check_one_type).
  */
 #include <errno.h>
 #include <string.h>
@@ -290,7 +295,10 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 		verbose(env, "only read is supported\n");
 		return -EACCES;
 	}
-	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id) {
+	/* An object is owned, or the RCU section keeps it (or, in 6.18, it
+	 * is an untrusted one the section left behind). */
+	if (!(reg->type & (NON_OWN_REF | MEM_RCU)) && !reg->ref_obj_id &&
+	    !((reg->type & PTR_UNTRUSTED) && env_has(env, KVER_UNTRUSTED_OBJ_READ))) {
 		verbose(env, "%s: ref_obj_id for allocated object must be non-zero\n",
 			verifier_bug_prefix(env));
 		return -EFAULT;

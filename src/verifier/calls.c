@@ -349,6 +349,7 @@ static set_callee_fn callback_setter(enum callback_kind kind)
 	case CB_TASK_WORK: return set_task_work_cb;
 	case CB_FIND_VMA: return set_find_vma_cb;
 	case CB_USER_RINGBUF: return set_user_ringbuf_cb;
+	case CB_RBTREE_ADD: return set_rbtree_add_cb;
 	default: return NULL;
 	}
 }

@@ -9,9 +9,9 @@
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
  * bpf_throw, __bpf_trap. Dynptr arguments are dynptr.c's, allocated
- * objects alloc_obj.c's, workqueues and task works wq.c's, resilient
- * locks res_lock.c's. The rest of the object model (graphs, arena) is
- * reported unsupported.
+ * objects alloc_obj.c's, lists and trees graph.c's, workqueues and task
+ * works wq.c's, resilient locks res_lock.c's. The rest of the object
+ * model (arena) is reported unsupported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -54,11 +54,11 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 }
 
 /* The kfuncs of the object model, which need state bpfvet does not keep
-* yet: the graphs of allocated objects, arena pages. */
+* yet: arena pages. */
 static bool is_object_model(const char *name)
 {
 	static const char *const prefixes[] = {
-		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_kptr_",
+		"bpf_arena_", "bpf_kptr_",
 	};
 
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
@@ -139,6 +139,10 @@ static int check_sections(struct vet_env *env, const struct kfunc_desc *k)
 	} else if (unlock) {
 		verbose(env, "unmatched rcu read unlock (kernel function %s)\n", k->name);
 		return -EINVAL;
+	}
+	if (in_rbtree_lock_required_cb(env) && (lock || unlock)) {
+		verbose(env, "Calling bpf_rcu_read_{lock,unlock} in unnecessary rbtree callback\n");
+		return -EACCES;
 	}
 	if (st->active_preempt_locks) {
 		if (disable) {
@@ -258,6 +262,11 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 	err = check_kfunc_args(env, &k, *insn_idx, &meta);
 	if (!err && meta.has_callback)
 		err = push_async_work_callback(env, insn, *insn_idx, &k, meta.subprogno);
+	if (!err && !strcmp(k.name, "bpf_rbtree_add_impl")) {
+		err = push_callback_call(env, insn, *insn_idx, meta.subprogno, CB_RBTREE_ADD);
+		if (err)
+			verbose(env, "kfunc %s#%u failed callback verification\n", k.name, k.func_id);
+	}
 	if (!err)
 		err = check_sections(env, &k);
 	if (err)
@@ -269,6 +278,11 @@ int check_kfunc_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32
 				k.func_id);
 			return err;
 		}
+	}
+	if (graph_kfunc_inserts(k.name)) {
+		err = graph_insert_node(env, &k);
+		if (err)
+			return err;
 	}
 	if (k.kind == KFUNC_THROW) {
 		err = check_throw(env);

@@ -8,10 +8,10 @@
  * object, "__map" a map. Pointer parameters take the program's context,
  * a BTF pointer to the struct named (or to a struct that starts with it),
  * an iterator or a dynptr (dynptr.c) on the stack, a workqueue or task
- * work (wq.c) or a resilient lock (res_lock.c) in a map value, or memory of the
- * pointee's size. "__prog" is the program's own aux, which the kernel
- * fills in: anything goes. The kinds of the object model (allocated
- * objects, graphs) are reported unsupported.
+ * work (wq.c) or a resilient lock (res_lock.c) in a map value, or memory
+ * of the pointee's size; list heads and tree roots, their nodes and
+ * bpf_rbtree_add's callback are graph.c's. "__prog" is the program's own
+ * aux, which the kernel fills in: anything goes.
  */
 #include <errno.h>
 #include <string.h>
@@ -24,6 +24,7 @@ enum karg_kind {
 	KARG_CTX, KARG_NULL, KARG_BTF_ID, KARG_MAP, KARG_MEM, KARG_MEM_SIZE,
 	KARG_CALLBACK, KARG_CONST_STR, KARG_ITER, KARG_IRQ_FLAG, KARG_DYNPTR, KARG_ALLOC_BTF_ID,
 	KARG_REFCOUNTED_KPTR, KARG_WORKQUEUE, KARG_TASK_WORK, KARG_RES_LOCK, KARG_OBJECT_MODEL,
+	KARG_LIST_HEAD, KARG_LIST_NODE, KARG_RB_ROOT, KARG_RB_NODE,
 };
 
 static const char *param_name(const struct kfunc_desc *k, const struct btf_param *p)
@@ -95,7 +96,7 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 				  const struct btf_type *ref)
 {
 	static const char *const structs[] = {
-		"bpf_dynptr_kern", "bpf_list_head", "bpf_list_node", "bpf_rb_root", "bpf_rb_node",
+		"bpf_dynptr_kern",
 	};
 
 	if (param_suffix(k, p, "__iter"))
@@ -104,6 +105,20 @@ static bool is_object_model_param(const struct kfunc_desc *k, const struct btf_p
 		if (pointee_named(k, ref, structs[i]))
 			return true;
 	return false;
+}
+
+/* The graph structs, each a kind of argument of its own. */
+static int graph_param_kind(const struct kfunc_desc *k, const struct btf_type *ref)
+{
+	if (pointee_named(k, ref, "bpf_list_head"))
+		return KARG_LIST_HEAD;
+	if (pointee_named(k, ref, "bpf_list_node"))
+		return KARG_LIST_NODE;
+	if (pointee_named(k, ref, "bpf_rb_root"))
+		return KARG_RB_ROOT;
+	if (pointee_named(k, ref, "bpf_rb_node"))
+		return KARG_RB_NODE;
+	return -1;
 }
 
 /* Register types that stand for a kernel struct without a BTF id. */
@@ -146,6 +161,7 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 {
 	const struct reg_state *regs = cur_regs(env), *reg = &regs[argno + 1];
 	const struct btf_param *p = &params[argno];
+	int graph = graph_param_kind(k, ref);
 	bool mem_size = false, scalar;
 
 	if (!strcmp(k->name, "bpf_cast_to_kern_ctx") || is_ctx_param(env, k, ref))
@@ -164,6 +180,8 @@ static int ptr_param_kind(struct vet_env *env, const struct kfunc_desc *k,
 		return KARG_TASK_WORK;
 	if (pointee_named(k, ref, "bpf_res_spin_lock"))
 		return KARG_RES_LOCK;
+	if (graph >= 0)
+		return graph;
 	if (param_suffix(k, p, "__irq_flag"))
 		return KARG_IRQ_FLAG;
 	if (pointee_named(k, ref, "bpf_dynptr"))
@@ -320,12 +338,14 @@ static int btf_id_param(struct vet_env *env, const struct kfunc_desc *k, uint32_
 	} else {
 		reg_id = reg->btf_id;
 	}
-	if (reg_btf != k->btf)
-		return unsupported(env, "kfunc argument of a program's BTF type");
+	/* The program's own structs never match a kernel one. */
+	if (reg_btf != k->btf && reg_btf != env->prog_btf)
+		return unsupported(env, "kfunc argument of another BTF's type");
 	strict = ((k->flags & KF_RELEASE) && reg->ref_obj_id) ||
 		 nocast_alias(kbtf_name(reg_btf, reg_id), pointee_name(k, ref));
 	(void)meta;
-	if (btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
+	if (reg_btf == k->btf &&
+	    btf_struct_ids_match(env, reg_btf, reg_id, reg->off, ref_id, strict))
 		return 0;
 	have = kbtf_name(reg_btf, reg_id);
 	/* A kfunc taking __sk_buff or xdp_md may be given the kernel struct. */
@@ -472,11 +492,20 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 			verbose(env, "arg%u expected pointer to func\n", regno - 1);
 			return -EINVAL;
 		}
-		if (!kfunc_sets_async_cb(k->name))
-			return unsupported(env, "kfunc callback");
-		meta->has_callback = true;
 		meta->subprogno = reg->subprogno;
-		return 0;
+		if (kfunc_sets_async_cb(k->name)) {
+			meta->has_callback = true;
+			return 0;
+		}
+		return graph_kfunc_modelled(k->name) ? 0 : unsupported(env, "kfunc callback");
+	case KARG_LIST_HEAD:
+		return graph_root_arg(env, regno, FIELD_LIST_HEAD, meta);
+	case KARG_RB_ROOT:
+		return graph_root_arg(env, regno, FIELD_RB_ROOT, meta);
+	case KARG_LIST_NODE:
+		return graph_node_arg(env, k, regno, FIELD_LIST_NODE, meta);
+	case KARG_RB_NODE:
+		return graph_node_arg(env, k, regno, FIELD_RB_NODE, meta);
 	case KARG_CONST_STR:
 		if (reg->type != PTR_TO_MAP_VALUE) {
 			verbose(env, "arg#%u doesn't point to a const string\n", regno - 1);

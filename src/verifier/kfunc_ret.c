@@ -6,7 +6,8 @@
  * casts type R0 themselves: bpf_cast_to_kern_ctx gives the kernel's
  * struct behind the program's context, bpf_rdonly_cast an untrusted
  * pointer to the struct whose id the program passes; so do the slices of
- * a dynptr.
+ * a dynptr, and the graph kfuncs, whose nodes are the program's structs
+ * (graph.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -163,6 +164,8 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 	} else if (!strcmp(k->name, "bpf_dynptr_slice") ||
 		   !strcmp(k->name, "bpf_dynptr_slice_rdwr")) {
 		err = dynptr_slice(env, k, meta, r0);
+	} else if (graph_kfunc_modelled(k->name) && pointee && kbtf_is_struct(pointee)) {
+		err = graph_set_return(env, meta, r0);
 	} else if (!pointee || btf_kind(pointee) == BTF_KIND_UNKN) {
 		reg_mark_unknown(env, r0);	/* void *: a number to the program */
 		return 0;
@@ -194,6 +197,10 @@ static int set_ptr_return(struct vet_env *env, const struct kfunc_desc *k,
 		if (ret_null)
 			r0->id = id;
 		r0->ref_obj_id = id;
+	} else if (graph_kfunc_modelled(k->name)) {
+		err = graph_return_non_owning(env, k, r0);
+		if (err)
+			return err;
 	}
 	/* A lock's owner is told by the pointer's id. */
 	if (reg_may_point_to_spin_lock(env, r0) && !r0->id)

@@ -4,7 +4,8 @@
  * constant string: bpf_spin_lock/unlock (the lock, and the lock held by
  * the path), bpf_timer_* (the timer), bpf_kptr_xchg (the kptr slot) and
  * read-only format strings, dynamic pointers (dynptr.c) and per-CPU BTF
- * pointers. Locks may also sit in allocated objects (alloc_obj.c).
+ * pointers. Locks may also sit in allocated objects (alloc_obj.c);
+ * releasing one ends the non-owning references to graph nodes (graph.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -138,6 +139,7 @@ int lock_drop(struct vet_env *env, const struct reg_state *reg, int kind, const 
 		return -EINVAL;
 	}
 	pop_lock(st, (uint32_t)(r - st->refs));
+	graph_invalidate_non_owning(env);
 	return 0;
 }
 
@@ -145,8 +147,13 @@ int lock_drop(struct vet_env *env, const struct reg_state *reg, int kind, const 
 static int process_spin_lock(struct vet_env *env, uint32_t regno, int func_id)
 {
 	const struct reg_state *reg = &cur_regs(env)[regno];
-	int err = check_map_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
+	int err;
 
+	if (in_rbtree_lock_required_cb(env)) {
+		verbose(env, "can't spin_{lock,unlock} in rbtree cb\n");
+		return -EACCES;
+	}
+	err = check_map_field_arg(env, regno, FIELD_SPIN_LOCK, "bpf_spin_lock");
 	if (err)
 		return err;
 	if (func_id == FN_spin_lock)

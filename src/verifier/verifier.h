@@ -190,6 +190,7 @@ void clear_all_pkt_pointers(struct vet_env *env);
 /* calls.c: bpf-to-bpf calls and callbacks */
 enum callback_kind {
 	CB_LOOP, CB_MAP_ELEM, CB_TIMER, CB_FIND_VMA, CB_USER_RINGBUF, CB_WQ, CB_TASK_WORK,
+	CB_RBTREE_ADD,
 };
 int push_callback_call(struct vet_env *env, const struct bpfvet_insn *insn,
 		       uint32_t insn_idx, uint32_t subprogno, enum callback_kind kind);
@@ -374,6 +375,9 @@ struct kfunc_meta {
 	uint32_t map_field;
 	uint32_t map_field_regno;
 	bool has_callback;	/* a callback argument, its subprogram: */
+	/* graph.c: the list head or tree root argument's field, and the
+	 * callback subprogram (bpf_rbtree_add's `less`). */
+	const struct map_field *graph_root;
 	uint32_t subprogno;
 };
 int check_kfunc_args(struct vet_env *env, const struct kfunc_desc *k, uint32_t insn_idx,
@@ -408,5 +412,26 @@ int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32
 /* Before the walk of a load or store through an object. */
 int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int off, int size,
 			   enum access_type t);
+/* graph.c: lists and red-black trees of allocated objects */
+bool graph_kfunc_modelled(const char *name);
+/* bpf_list_push_{front,back}_impl, bpf_rbtree_add_impl: R2 goes in. */
+bool graph_kfunc_inserts(const char *name);
+int graph_root_arg(struct vet_env *env, uint32_t regno, uint32_t field_type,
+		   struct kfunc_meta *meta);
+int graph_node_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t regno,
+		   uint32_t field_type, struct kfunc_meta *meta);
+/* After the arguments of an insertion: R2's owning reference is the
+ * graph's, non-owning for the program. */
+int graph_insert_node(struct vet_env *env, const struct kfunc_desc *k);
+/* R0 of a kfunc returning a node of the root argument's graph. */
+int graph_set_return(struct vet_env *env, const struct kfunc_meta *meta, struct reg_state *r0);
+/* Then, unless it acquired a reference, a non-owning one. */
+int graph_return_non_owning(struct vet_env *env, const struct kfunc_desc *k,
+			    struct reg_state *r0);
+/* bpf_spin_unlock: the non-owning references die with the lock. */
+void graph_invalidate_non_owning(struct vet_env *env);
+bool in_rbtree_lock_required_cb(const struct vet_env *env);
+int set_rbtree_add_cb(struct vet_env *env, struct func_state *caller,
+		      struct func_state *callee, uint32_t callsite);
 
 #endif
