@@ -8,8 +8,11 @@
  * prototype (kfunc_args.c), iterators by iter.c. R0 is typed by the
  * prototype's return type. A few kfuncs have rules of their own: the RCU
  * read lock and preemption pairs, the context and read-only casts, and
- * bpf_throw. Dynptr arguments are dynptr.c's. Those of the object model
- * (allocated objects, graphs, arena) are reported unsupported.
+ * bpf_throw. Dynptr arguments are dynptr.c's. The arena kfuncs need no
+ * rule of their own: a `__map` argument, an `__ign` one and a `void *`
+ * (6.18: `void __arena *`) result, which is a number to the verifier.
+ * Those of the object model (allocated objects, graphs) are reported
+ * unsupported.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -52,13 +55,12 @@ static int unsupported_kfunc(struct vet_env *env, const struct bpfvet_insn *insn
 }
 
 /* The kfuncs of the object model, which need state bpfvet does not keep
- * yet: allocated objects and their graphs, arena pages,
- * workqueues, resilient locks. */
+ * yet: allocated objects and their graphs, workqueues, resilient locks. */
 static bool is_object_model(const char *name)
 {
 	static const char *const prefixes[] = {
 		"bpf_obj_new", "bpf_obj_drop", "bpf_percpu_obj_", "bpf_refcount_acquire",
-		"bpf_list_", "bpf_rbtree_", "bpf_arena_", "bpf_wq_",
+		"bpf_list_", "bpf_rbtree_", "bpf_wq_",
 		"bpf_res_spin_", "bpf_kptr_",
 	};
 

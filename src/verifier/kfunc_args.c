@@ -442,10 +442,6 @@ static int check_ptr_kind(struct vet_env *env, const struct kfunc_desc *k, int k
 		}
 		return 0;
 	case KARG_MAP:
-		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
-			verbose(env, "pointer in R%u isn't map pointer\n", regno);
-			return -EINVAL;
-		}
 		id = btf_index_find(env->targ_index, k->btf, "bpf_map", BTF_KIND_STRUCT);
 		if (id <= 0)
 			return unsupported(env, "kfunc map argument without struct bpf_map");
@@ -519,6 +515,13 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
 		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
+	/* The kernel asks for the map before the trust: a register whose
+	 * pointer field is set, which BTF pointers pass too (the field
+	 * shares its place with their BTF), so that their own checks speak. */
+	if (kind == KARG_MAP && !reg->map_ptr) {
+		verbose(env, "pointer in R%u isn't map pointer\n", regno);
+		return -EINVAL;
+	}
 	if (kind == KARG_BTF_ID || kind == KARG_MAP) {
 		err = check_trust(env, k, regno);
 		if (err)
