@@ -13,27 +13,22 @@
 #include <bpf/btf.h>
 
 #include "steps.h"
+#include "base/base.h"
 #include "base/uapi.h"
 
-/* Whether the target's enum bpf_map_type has the value; true when the
- * target BTF does not say (no such enum). */
-static bool target_has_map_type(const struct btf *targ, uint32_t type)
+/* Whether the target's enum bpf_map_type has the value. */
+static bool target_has_map_type(const struct btf_type *types, uint32_t type)
 {
-	int id = btf__find_by_name_kind(targ, "bpf_map_type", BTF_KIND_ENUM);
-	const struct btf_type *t;
-
-	if (id <= 0)
-		return true;
-	t = btf__type_by_id(targ, (uint32_t)id);
-	for (uint16_t i = 0; i < btf_vlen(t); i++)
-		if ((uint32_t)btf_enum(t)[i].val == type)
+	for (uint16_t i = 0; i < btf_vlen(types); i++)
+		if ((uint32_t)btf_enum(types)[i].val == type)
 			return true;
 	return false;
 }
 
 /* The first map, in the object's order (libbpf creates them in it), that
  * the program names and the target cannot create; -1 when none. */
-static int first_unknown_map(const struct loader *ld, const struct bpfvet_program *p)
+static int first_unknown_map(const struct loader *ld, const struct btf_type *types,
+			     const struct bpfvet_program *p)
 {
 	const struct bpfvet_object *obj = ld->obj;
 	int first = -1;
@@ -51,7 +46,7 @@ static int first_unknown_map(const struct loader *ld, const struct bpfvet_progra
 		if (!names_map || idx < 0 || (size_t)idx >= obj->map_cnt ||
 		    (first >= 0 && idx >= first))
 			continue;
-		if (!target_has_map_type(ld->targ_btf, obj->maps[idx].type))
+		if (!target_has_map_type(types, obj->maps[idx].type))
 			first = idx;
 	}
 	return first;
@@ -60,12 +55,18 @@ static int first_unknown_map(const struct loader *ld, const struct bpfvet_progra
 int maps_check_target(struct loader *ld)
 {
 	struct bpfvet_object *obj = ld->obj;
+	const struct btf_type *types;
+	int id;
 
-	if (!ld->targ_btf)
+	/* Without the enum, the target does not say: nothing is refused. */
+	id = ld->targ_btf ? btf_index_find(obj->targ_index, ld->targ_btf, "bpf_map_type",
+					   BTF_KIND_ENUM) : -1;
+	if (id <= 0)
 		return 0;
+	types = btf__type_by_id(ld->targ_btf, (uint32_t)id);
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		struct bpfvet_program *p = &obj->progs[i];
-		int idx = p->problem ? -1 : first_unknown_map(ld, p);
+		int idx = p->problem ? -1 : first_unknown_map(ld, types, p);
 		int err;
 
 		if (idx < 0)
