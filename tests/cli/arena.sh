@@ -41,6 +41,7 @@ rows() {
 }
 rows 6.18 <<'ROWS'
 alloc_ctx_map,failure,6,pointer in R1 isn't map pointer
+arena_arg,failure,12,R1 invalid mem access 'scalar'
 alloc_free,success,25,
 alloc_not_sleepable,failure,7,program must be sleepable to call sleepable kfunc bpf_arena_alloc_pages
 cast_32bit,failure,1,BPF_MOV uses reserved fields
@@ -52,6 +53,7 @@ load_sx,success,5,
 scalar_plus_arena,success,10,
 ROWS
 rows 6.12 <<'ROWS'
+arena_arg,failure,12,R1 invalid mem access 'scalar'
 load_sx,failure,5,sign extending loads from arena are not supported yet
 cast_no_arena,failure,1,addr_space_cast insn can only be used in a program that has an associated arena
 scalar_plus_arena,success,10,

@@ -134,4 +134,19 @@ SEC("tc") int alloc_not_sleepable(void *ctx)
 	return bpf_arena_alloc_pages(&arena, 0, 1, -1, 0) ? 1 : 0;
 }
 
+/* An __arg_arena parameter is a number inside the function, whatever the
+ * caller passed: without the cast the compiler emits for an __arena
+ * pointer, it cannot be read through. */
+__attribute__((noinline)) int read_arena_arg(int *p __attribute__((btf_decl_tag("arg:arena"))))
+{
+	return p ? *p : 0;
+}
+
+SEC("syscall") int arena_arg(void *ctx)
+{
+	int __arena *page = bpf_arena_alloc_pages(&arena, 0, 1, -1, 0);
+
+	return read_arena_arg((int *)page);
+}
+
 char LICENSE[] SEC("license") = "GPL";
