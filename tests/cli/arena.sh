@@ -54,6 +54,7 @@ scalar_plus_arena,success,10,
 ROWS
 rows 6.12 <<'ROWS'
 arena_arg,failure,12,R1 invalid mem access 'scalar'
+atomic_fetch_or,failure,5,BPF_ATOMIC stores into R1 arena is not allowed
 load_sx,failure,5,sign extending loads from arena are not supported yet
 cast_no_arena,failure,1,addr_space_cast insn can only be used in a program that has an associated arena
 scalar_plus_arena,success,10,

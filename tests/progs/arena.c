@@ -109,6 +109,20 @@ SEC("syscall") __naked int load_sx(void)
 		     :: __imm_addr(arena) : __clobber_all);
 }
 
+/* A fetching and, or or xor has no arena form in the x86-64 JIT; the
+ * fetching add has. */
+SEC("syscall") __naked int atomic_fetch_or(void)
+{
+	asm volatile("r2 = %[arena] ll;"
+		     "r1 = addr_space_cast(r1, 0, 1);"
+		     "r3 = 1;"
+		     "r3 = atomic_fetch_add((u64 *)(r1 + 0), r3);"
+		     "r3 = atomic_fetch_or((u64 *)(r1 + 8), r3);"
+		     "r0 = 0;"
+		     "exit;"
+		     :: __imm_addr(arena) : __clobber_all);
+}
+
 /* The kfuncs, and an __arena global (an LD_IMM64 of the arena, a number
  * the compiler casts). */
 SEC("syscall") int alloc_free(void *ctx)
