@@ -244,6 +244,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err)
 		err = externs_check(ld);
 	if (!err)
+		err = maps_check_target(ld);
+	if (!err)
 		err = attach_check(ld);
 	if (!err) {
 		struct_ops_assign(ld);

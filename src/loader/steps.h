@@ -202,6 +202,10 @@ int ld_refuse(struct loader *ld, struct bpfvet_program *prog, int err, const cha
 /* externs.c: after progs_build, with a target BTF: programs that use a
  * strong kfunc or typed ksym it lacks are refused, as by libbpf at load. */
 int externs_check(struct loader *ld);
+/* map_target.c: after progs_build, with a target BTF: programs that use
+ * a map of a type it lacks are refused, as the kernel refuses to create
+ * the map. */
+int maps_check_target(struct loader *ld);
 /* attach.c: after progs_build, with a target BTF: programs whose attach
  * target it lacks are refused, as by libbpf at load. */
 int attach_check(struct loader *ld);

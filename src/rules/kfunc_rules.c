@@ -80,6 +80,9 @@ static const struct kfunc_set_row rows_618[] = {
 	/* Callable nowhere (kfunc.c refuses it), but in a set: the log's
 	 * liveness reads no argument of it. */
 	{ "__bpf_trap", 0, KH_COMMON, KFLT_NONE },
+	/* Not seen: this kernel refuses arena maps and arena kfuncs. The
+	 * flags of its two siblings (kernel/bpf/arena.c). */
+	{ "bpf_arena_reserve_pages", KF_SLEEPABLE | KF_TRUSTED_ARGS, KH_COMMON, KFLT_NONE },
 	{ "bpf_cgroup_read_xattr", KF_RCU, KH_COMMON, KFLT_NONE },
 	{ "bpf_copy_from_user_dynptr", KF_SLEEPABLE, KH_COMMON, KFLT_NONE },
 	{ "bpf_copy_from_user_str_dynptr", KF_SLEEPABLE, KH_COMMON, KFLT_NONE },

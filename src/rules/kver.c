@@ -59,6 +59,8 @@ static const struct {
 	[KVER_TCP_CA_WRITE_CWND_STAMP] = { KV(6, 10, 0), "tcp_congestion_ops writes snd_cwnd_stamp, app_limited (6.10)" },
 	[KVER_STRUCT_OPS_SLEEPABLE] = { KV(6, 3, 0), "sleepable struct_ops programs (6.3)" },
 	[KVER_LDIMM64_FUNC] = { KV(6, 4, 0), "ldimm64 of a kernel function (6.4)" },
+	[KVER_ARENA] = { KV(6, 9, 0), "arena and addr_space_cast (6.9)" },
+	[KVER_ARENA_LDSX] = { KV(6, 18, 0), "sign-extending arena loads (6.18)" },
 	/* Stack. */
 	[KVER_HELPER_READ_KEEPS_STACK] = { KV(6, 13, 0), "helper reads keep the stack (after 6.12)" },
 	[KVER_STACK_ROUND_16] = { KV(6, 8, 0), "stack frames rounded to 16 (6.8)" },

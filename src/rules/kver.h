@@ -144,6 +144,14 @@ enum kver_feature {
 	 * libbpf emits for a typeless function ksym) (6.4); before, only a
 	 * BTF VAR. */
 	KVER_LDIMM64_FUNC,
+	/* Arena (BPF_MAP_TYPE_ARENA): the addr_space_cast form of
+	 * BPF_MOV (off 1), PTR_TO_ARENA registers (6.9); before, off 1 is
+	 * a reserved field. */
+	KVER_ARENA,
+	/* Sign-extending loads through an arena pointer (BPF_PROBE_MEM32SX,
+	 * x86-64 JIT) (6.18); before, the rewrite after the walk refuses
+	 * them. */
+	KVER_ARENA_LDSX,
 	/* Stack. */
 	/* A helper that only reads stack memory leaves it as it was (seen
 	 * on 6.18); 6.12 and before treated every helper access as a write:

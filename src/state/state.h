@@ -363,6 +363,8 @@ struct vet_env {
 	uint32_t insn_cnt;
 	const struct bpfvet_map *maps;
 	size_t map_cnt;
+	/* The arena an LD_IMM64 associated with the program, or NULL. */
+	const struct bpfvet_map *arena;
 	/* Special fields of each map's value, parallel to maps. */
 	struct map_record *map_records;
 	/* The program's BTF as the kernel holds it (NULL without one, or

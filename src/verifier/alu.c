@@ -109,8 +109,10 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 
 static int check_mov_reserved(struct vet_env *env, const struct bpfvet_insn *insn)
 {
-	/* Sign-extending moves (and arena casts, later) came with ISA v4. */
+	/* Sign-extending moves came with ISA v4, arena casts with 6.9. */
 	if (insn->off && !env_has(env, KVER_ISA_V4))
+		goto bad;
+	if (insn->off == 1 && !env_has(env, KVER_ARENA))
 		goto bad;
 	if (BPF_SRC(insn->code) == BPF_K) {
 		if (insn->src_reg || insn->off)
@@ -122,17 +124,8 @@ static int check_mov_reserved(struct vet_env *env, const struct bpfvet_insn *ins
 			goto bad;
 		return 0;
 	}
-	if (insn->off == 1) {
-		if (insn->imm != 1 && insn->imm != 1 << 16) {
-			verbose(env, "addr_space_cast insn can only convert between address space 1 and 0\n");
-			return -EINVAL;
-		}
-		if (!prog_has_arena(env)) {
-			verbose(env, "addr_space_cast insn can only be used in a program that has an associated arena\n");
-			return -EINVAL;
-		}
-		return 0;
-	}
+	if (insn->off == 1)
+		return arena_check_cast(env, insn);
 	if ((insn->off && insn->off != 8 && insn->off != 16 && insn->off != 32) ||
 	    insn->imm)
 		goto bad;
@@ -149,9 +142,7 @@ static int mov64_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 	bool no_sext;
 
 	if (insn->imm) {	/* addr_space_cast */
-		reg_mark_unknown(env, dst);
-		if (insn->imm == 1)
-			dst->type = PTR_TO_ARENA;
+		arena_cast(env, insn, dst);
 		return 0;
 	}
 	if (!insn->off) {
@@ -596,7 +587,7 @@ static int adjust_reg(struct vet_env *env, const struct bpfvet_insn *insn)
 	bool fits32;
 	int err;
 
-	if (dst->type == PTR_TO_ARENA)
+	if (arena_alu(env, dst, BPF_SRC(insn->code) == BPF_X ? &regs[insn->src_reg] : NULL))
 		return 0;
 	if (BPF_SRC(insn->code) == BPF_X) {
 		src = &regs[insn->src_reg];

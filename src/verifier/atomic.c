@@ -8,11 +8,22 @@
 
 #include "verifier.h"
 
-static bool atomic_ptr_ok(const struct vet_env *env, const struct reg_state *reg)
+/* The x86-64 JIT has no fault-tolerant form of the fetching and, or and
+ * xor (a cmpxchg loop), so the kernel refuses them on an arena. */
+static bool arena_atomic_jitted(const struct bpfvet_insn *insn)
+{
+	return insn->imm != (BPF_AND | BPF_FETCH) && insn->imm != (BPF_OR | BPF_FETCH) &&
+	       insn->imm != (BPF_XOR | BPF_FETCH);
+}
+
+static bool atomic_ptr_ok(const struct vet_env *env, const struct bpfvet_insn *insn,
+			  const struct reg_state *reg)
 {
 	uint32_t t = reg->type;
 
 	(void)env;
+	if (t == PTR_TO_ARENA)
+		return arena_atomic_jitted(insn);
 	return !(t == PTR_TO_CTX || reg_type_is_pkt(t) || t == PTR_TO_FLOW_KEYS ||
 		 reg_type_is_sk_pointer(t));
 }
@@ -51,7 +62,7 @@ static int check_rmw(struct vet_env *env, const struct bpfvet_insn *insn)
 		verbose(env, "R%u leaks addr into mem\n", insn->src_reg);
 		return -EACCES;
 	}
-	if (!atomic_ptr_ok(env, &regs[insn->dst_reg]))
+	if (!atomic_ptr_ok(env, insn, &regs[insn->dst_reg]))
 		return refuse(env, "stores into", insn->dst_reg);
 	if (insn->imm & BPF_FETCH) {
 		load_reg = insn->imm == BPF_CMPXCHG ? BPF_REG_0 : insn->src_reg;
@@ -82,7 +93,7 @@ static int check_load_acquire(struct vet_env *env, const struct bpfvet_insn *ins
 
 	if (err)
 		return err;
-	if (!atomic_ptr_ok(env, &cur_regs(env)[insn->src_reg]))
+	if (!atomic_ptr_ok(env, insn, &cur_regs(env)[insn->src_reg]))
 		return refuse(env, "loads from", insn->src_reg);
 	return check_load_mem_strict(env, insn, true);
 }
@@ -93,7 +104,7 @@ static int check_store_release(struct vet_env *env, const struct bpfvet_insn *in
 
 	if (err)
 		return err;
-	if (!atomic_ptr_ok(env, &cur_regs(env)[insn->dst_reg]))
+	if (!atomic_ptr_ok(env, insn, &cur_regs(env)[insn->dst_reg]))
 		return refuse(env, "stores into", insn->dst_reg);
 	return check_store_reg_strict(env, insn, true);
 }

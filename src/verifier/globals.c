@@ -452,8 +452,9 @@ int init_global_entry(struct vet_env *env, uint32_t sub, struct func_state *f)
 			reg->id = ++env->id_gen;
 			break;
 		case GARG_ARENA:
+			/* The caller may pass an arena pointer or a number: the
+			 * function sees a number, which it casts to use. */
 			reg_mark_unknown(env, reg);
-			reg->type = PTR_TO_ARENA;
 			break;
 		case GARG_DYNPTR:
 			/* Whatever the caller passed, the function sees a

@@ -570,16 +570,20 @@ static int ptr_param(struct vet_env *env, const struct kfunc_desc *k,
 		return 0;
 	if (kind == KARG_OBJECT_MODEL)
 		return unsupported(env, "kfunc argument of the object model (allocated object, graph)");
-	/* A map argument is a map, the one of the field before it, and
-	 * only then trusted. */
+	/* The kernel asks for the map before the trust: a register whose
+	 * pointer field is set, which BTF pointers pass too (the field
+	 * shares its place with their BTF), so that their own checks speak.
+	 * A map then must be the one of the field before it (wq.c). */
 	if (kind == KARG_MAP) {
-		if (!reg_type_is_map(reg->type) && reg->type != CONST_PTR_TO_MAP) {
+		if (!reg->map_ptr) {
 			verbose(env, "pointer in R%u isn't map pointer\n", regno);
 			return -EINVAL;
 		}
-		err = check_async_map_arg(env, regno, meta);
-		if (err)
-			return err;
+		if (reg_type_is_map(reg->type) || reg->type == CONST_PTR_TO_MAP) {
+			err = check_async_map_arg(env, regno, meta);
+			if (err)
+				return err;
+		}
 	}
 	if (kind == KARG_BTF_ID || kind == KARG_MAP || kind == KARG_ALLOC_BTF_ID) {
 		err = check_trust(env, k, regno);

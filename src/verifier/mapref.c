@@ -8,6 +8,8 @@
 
 #include "verifier.h"
 
+#define ARENA_PAGE_SIZE 4096u	/* the targets' (x86-64) PAGE_SIZE */
+
 const struct bpfvet_map *insn_map(const struct vet_env *env, uint32_t idx)
 {
 	int32_t i = env->insns[idx].imm;
@@ -45,7 +47,7 @@ int maps_check_ldimm64(struct vet_env *env, uint32_t idx)
 	if (err)
 		return err;
 	if (insn->src_reg != BPF_PSEUDO_MAP_VALUE)
-		return 0;
+		return arena_use_map(env, map);
 	off = (uint32_t)insn[1].imm;
 	if (off >= BPF_MAX_VAR_OFF) {
 		verbose(env, "direct value offset of %u is not allowed\n", off);
@@ -61,7 +63,13 @@ int maps_check_ldimm64(struct vet_env *env, uint32_t idx)
 			map->value_size, off);
 		return map->max_entries != 1 ? -EOPNOTSUPP : -EINVAL;
 	}
-	return 0;
+	/* An arena's direct value may point anywhere in its pages. */
+	if (map->type == BPF_MAP_TYPE_ARENA && off > (uint64_t)map->max_entries * ARENA_PAGE_SIZE) {
+		verbose(env, "invalid access to map value pointer, value_size=%u off=%u\n",
+			map->value_size, off);
+		return -ERANGE;
+	}
+	return arena_use_map(env, map);
 }
 
 static int ld_imm_func(struct vet_env *env, const struct bpfvet_insn *insn,

@@ -330,11 +330,3 @@ int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int 
 		return 0;
 	}
 }
-
-bool prog_has_arena(const struct vet_env *env)
-{
-	for (size_t i = 0; i < env->map_cnt; i++)
-		if (env->maps[i].type == BPF_MAP_TYPE_ARENA)
-			return true;
-	return false;
-}

@@ -216,7 +216,14 @@ int check_map_kptr_access(struct vet_env *env, uint32_t insn_idx, int value_regn
 int check_map_prog_compatibility(struct vet_env *env, const struct bpfvet_map *map);
 int resolve_map_arg_type(struct vet_env *env, const struct bpfvet_map *map, int func_id,
 			 uint32_t *arg_type);
+
+/* arena.c */
+int arena_use_map(struct vet_env *env, const struct bpfvet_map *map);
 bool prog_has_arena(const struct vet_env *env);
+int arena_check_cast(struct vet_env *env, const struct bpfvet_insn *insn);
+void arena_cast(struct vet_env *env, const struct bpfvet_insn *insn, struct reg_state *dst);
+bool arena_alu(struct vet_env *env, struct reg_state *dst, const struct reg_state *src);
+int arena_check_conversions(struct vet_env *env);
 
 /* special_args.c: helper arguments that point at special fields */
 int check_special_arg(struct vet_env *env, uint32_t regno, uint32_t arg_type,

@@ -270,6 +270,8 @@ static int run_walk(struct vet_env *env)
 		err = check_max_stack_depth(env);
 	if (!err)
 		err = sock_check_conversions(env);
+	if (!err)
+		err = arena_check_conversions(env);
 	return err;
 }
 

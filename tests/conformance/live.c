@@ -369,12 +369,20 @@ static void classify_failure(struct live_ctx *ctx, const struct live_test *t, in
 		out->stage = strdup("libbpf");
 		out->error = first_line(capture.buf);
 	} else if (!strcmp(who, t->prog)) {
-		bool ran = ctx->log[0] != 0;
+		/* A log of statistics alone ("processed 0 insns") is a load the
+		 * kernel stopped before the walk without a message (EPERM for
+		 * iterators on the recording machine): no verdict either. */
+		char *block = ctx->log[0] ? error_block(ctx->log, strlen(ctx->log)) : NULL;
+		bool ran = block && block[0];
 
 		out->verdict = ran ? KV_FAILURE : KV_REFUSED;
 		out->stage = strdup(ran ? "verifier" : "pre-verifier");
-		out->error = ran ? error_block(ctx->log, strlen(ctx->log)) :
-			     fmt_dup("BPF_PROG_LOAD: %s", strerror(-err));
+		if (ran) {
+			out->error = block;
+		} else {
+			free(block);
+			out->error = fmt_dup("BPF_PROG_LOAD: %s", strerror(-err));
+		}
 	} else {
 		alog = aux_log(capture.buf, &alen);
 		out->verdict = alog && alen ? KV_FAILURE : KV_REFUSED;

@@ -247,6 +247,12 @@ static int add_row(struct recorded *rec, char **f, const struct layout *lay, siz
 	r->verdict = kverdict_parse(field(f, lay, COL_VERDICT, ""));
 	r->err = atoi(field(f, lay, COL_ERRNO, "0"));
 	r->msg_match = !strcmp(msg, "yes") ? 1 : !strcmp(msg, "no") ? 0 : -1;
+	/* Recorded before the recorder knew it: a failure with a log of
+	 * statistics only is a load the kernel stopped before the walk, with
+	 * no message (EPERM for iterators there), not a verifier verdict. */
+	if (r->verdict == KV_FAILURE && !strcmp(r->stage, "verifier") && r->error &&
+	    !r->error[0])
+		r->verdict = KV_REFUSED;
 	rec->cnt++;
 	if (!r->key || !r->stage || !r->error)
 		return -ENOMEM;
