@@ -81,6 +81,9 @@ static bool scalar_safe(const struct vet_env *env, const struct reg_state *o,
 {
 	bool precise = o->precise || (env->opts_off & BPFVET_NO_PRECISION);
 
+	/* Masking may differ for any other value: only the same one prunes. */
+	if (env->explore_alu_limits)
+		return same_value(o, c) && check_scalar_ids(o->id, c->id, m);
 	if (!precise && exact == NOT_EXACT)
 		return true;
 	/* A linked old scalar needs the same kind of link now; an old one

@@ -118,6 +118,10 @@ static const struct {
 	[KVER_MSG_VERIFIER_BUG] = { KV(6, 17, 0), "internal errors worded \"verifier bug\" (6.17)" },
 	/* Seen on 6.18.44 (tests/progs/wq.c); Debian's 6.12.118 sources
 	 * do none of it: bound to (6.12, 6.18]. */
+	[KVER_NOSPEC_FALLBACK] = { KV(6, 17, 0), "speculative errors end the path behind a nospec (6.17)" },
+	/* Seen on 6.18.44 (verifier_map_ptr, verifier_var_off unprivileged);
+	 * 6.12's sources alias the two: bound to (6.12, 6.18]. */
+	[KVER_SANITIZE_OFF_COPY] = { KV(6, 18, 0), "scalar += pointer sanitized on the scalar (<= 6.18)" },
 	[KVER_WQ_618] = { KV(6, 18, 0), "bpf_wq checked as bpf_timer, sleepable callbacks only in sleepable programs (<= 6.18)" },
 };
 

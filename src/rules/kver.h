@@ -275,6 +275,14 @@ enum kver_feature {
 	 * the kernel's "ref_obj_id for allocated object must be non-zero"
 	 * error. */
 	KVER_UNTRUSTED_OBJ_READ,
+	/* A speculative path that meets an error it could be cured of by a
+	 * barrier (-EACCES, -EINVAL, -EPERM) ends there, the instruction
+	 * marked nospec; before, the error refused the program (6.17). */
+	KVER_NOSPEC_FALLBACK,
+	/* scalar += pointer: the sanitation sees the scalar as it was;
+	 * before, dst already held the pointer copy, so the pointer was
+	 * taken for the offset and the messages named the other register. */
+	KVER_SANITIZE_OFF_COPY,
 	KVER__COUNT,
 };
 

@@ -248,6 +248,12 @@ struct insn_aux {
 	bool alloc_seen;
 	uint32_t alloc_size;
 	const void *alloc_meta;
+	/* Unprivileged sanitation (spectre.c): the masking an add or sub
+	 * needs, the same on every path, and whether a speculative path
+	 * stops here behind a barrier. */
+	uint32_t alu_state;
+	uint32_t alu_limit;
+	bool nospec;
 };
 
 struct subprog_info {
@@ -384,6 +390,9 @@ struct vet_env {
 	bool allow_uninit_stack;
 	bool bypass_spec_v1;
 	bool bypass_spec_v4;
+	/* A pointer moved by an unknown scalar: scalars then prune only
+	 * when identical (spectre.c). */
+	bool explore_alu_limits;
 	bool strict_alignment;
 	bool test_state_freq;
 	bool test_reg_invariants;

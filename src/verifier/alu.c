@@ -304,6 +304,9 @@ static int adjust_scalar(struct vet_env *env, const struct bpfvet_insn *insn,
 		reg_mark_unknown(env, dst);
 		return 0;
 	}
+	err = sanitize_val_alu(env, insn);
+	if (err)
+		return err;
 	scalar_alu(&dst->b, &src->b, op, alu32, insn->off);
 	return 0;
 }
@@ -433,7 +436,9 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	int64_t smin_val = off->b.smin;
 	uint8_t op = BPF_OP(insn->code);
 	uint32_t ptr_type = ptr->type;
+	struct sanitize_info info;
 	char tb[64];
+	int err;
 
 	if ((known && (off->b.smin != off->b.smax || off->b.umin != off->b.umax)) ||
 	    off->b.smin > off->b.smax || off->b.umin > off->b.umax) {
@@ -470,6 +475,9 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	dst->id = ptr->id;
 	if (!sane_offset(env, off, ptr_type) || !sane_offset(env, ptr, ptr_type))
 		return -EINVAL;
+	err = sanitize_ptr_alu(env, insn, ptr, off, dst, &info);
+	if (err)
+		return err;
 	/* Pointers carry no 32-bit bounds. */
 	dst->b.s32_min = INT32_MIN;
 	dst->b.s32_max = INT32_MAX;
@@ -533,7 +541,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (!sane_offset(env, dst, ptr_type))
 		return -EINVAL;
 	bounds_sync(&dst->b);
-	return check_ptr_alu_spectre(env, insn, dst);
+	return sanitize_ptr_commit(env, insn, dst, &info);
 }
 
 /*

@@ -596,11 +596,23 @@ int do_check(struct vet_env *env)
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;
-		err = stack_live_begin_insn(env);
-		if (!err)
-			err = do_insn(env, insn, &path_done, &print_from);
-		if (!err)
-			err = stack_live_commit_insn(env);
+		if (env->cur->speculative && env->aux[env->insn_idx].nospec) {
+			/* A barrier stands here: speculation goes no further. */
+			path_done = true;
+		} else {
+			err = stack_live_begin_insn(env);
+			if (!err)
+				err = do_insn(env, insn, &path_done, &print_from);
+			if (!err)
+				err = stack_live_commit_insn(env);
+			if (err && env->cur->speculative && error_recoverable_with_nospec(err) &&
+			    env_has(env, KVER_NOSPEC_FALLBACK)) {
+				env->aux[env->insn_idx].nospec = true;
+				env->aux[env->insn_idx].alu_state = 0;
+				path_done = true;
+				err = 0;
+			}
+		}
 		if (err)
 			return err;
 		if (path_done) {

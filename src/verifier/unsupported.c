@@ -15,24 +15,6 @@ int unsupported(struct vet_env *env, const char *what)
 	return -EOPNOTSUPP;
 }
 
-int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
-			  struct reg_state *dst)
-{
-	(void)insn; (void)dst;
-	if (env->bypass_spec_v1)
-		return 0;
-	return unsupported(env, "unprivileged pointer arithmetic sanitation");
-}
-
-int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
-			   uint32_t insn_idx, int pred)
-{
-	(void)insn; (void)insn_idx; (void)pred;
-	if (env->bypass_spec_v1)
-		return 0;
-	return unsupported(env, "speculative path exploration");
-}
-
 bool ctx_has_conversion(const struct vet_env *env)
 {
 	return env->prog_type != BPF_PROG_TYPE_SYSCALL;

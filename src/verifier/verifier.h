@@ -321,10 +321,21 @@ bool helper_acquires(const struct helper_proto *fn, const struct bpfvet_map *map
 int check_helper_special_rules(struct vet_env *env, int func_id);
 
 /* spectre.c: unprivileged sanitation */
-int check_ptr_alu_spectre(struct vet_env *env, const struct bpfvet_insn *insn,
-			  struct reg_state *dst);
+struct sanitize_info {
+	uint32_t alu_state;	/* what the first look at the operands saw */
+	uint32_t alu_limit;
+	bool mask_to_left;
+	bool off_is_dst;	/* the kernel's offset register aliased dst */
+};
+int sanitize_ptr_alu(struct vet_env *env, const struct bpfvet_insn *insn,
+		     const struct reg_state *ptr, const struct reg_state *off,
+		     struct reg_state *dst, struct sanitize_info *info);
+int sanitize_ptr_commit(struct vet_env *env, const struct bpfvet_insn *insn,
+			struct reg_state *dst, const struct sanitize_info *info);
+int sanitize_val_alu(struct vet_env *env, const struct bpfvet_insn *insn);
 int push_speculative_other(struct vet_env *env, const struct bpfvet_insn *insn,
 			   uint32_t insn_idx, int pred);
+bool error_recoverable_with_nospec(int err);
 
 /* unsupported.c */
 int unsupported(struct vet_env *env, const char *what);
