@@ -53,6 +53,47 @@ static void set_caps(struct vet_env *env, uint32_t drop)
 	env->bypass_spec_v4 = env->caps.perfmon;
 }
 
+/* bpf_token_capable: CAP_SYS_ADMIN stands in for the others. */
+static bool cap_or_admin(const struct vet_env *env, bool cap)
+{
+	return cap || env->caps.sys_admin;
+}
+
+/*
+ * The capabilities BPF_PROG_LOAD asks before the verifier runs: without
+ * CAP_BPF only socket filters and cgroup skb programs load, networking
+ * types want CAP_NET_ADMIN and tracing types CAP_PERFMON. The kernel
+ * says EPERM with an empty log.
+ */
+static int check_load_caps(struct vet_env *env)
+{
+	uint32_t t = env->prog_type;
+	bool net, perf;
+
+	net = t == BPF_PROG_TYPE_SCHED_CLS || t == BPF_PROG_TYPE_SCHED_ACT ||
+	      t == BPF_PROG_TYPE_XDP || t == BPF_PROG_TYPE_LWT_IN ||
+	      t == BPF_PROG_TYPE_LWT_OUT || t == BPF_PROG_TYPE_LWT_XMIT ||
+	      t == BPF_PROG_TYPE_LWT_SEG6LOCAL || t == BPF_PROG_TYPE_SK_SKB ||
+	      t == BPF_PROG_TYPE_SK_MSG || t == BPF_PROG_TYPE_FLOW_DISSECTOR ||
+	      t == BPF_PROG_TYPE_CGROUP_DEVICE || t == BPF_PROG_TYPE_CGROUP_SOCK ||
+	      t == BPF_PROG_TYPE_CGROUP_SOCK_ADDR || t == BPF_PROG_TYPE_CGROUP_SOCKOPT ||
+	      t == BPF_PROG_TYPE_CGROUP_SYSCTL || t == BPF_PROG_TYPE_SOCK_OPS ||
+	      t == BPF_PROG_TYPE_EXT || t == BPF_PROG_TYPE_NETFILTER;
+	perf = t == BPF_PROG_TYPE_KPROBE || t == BPF_PROG_TYPE_TRACEPOINT ||
+	       t == BPF_PROG_TYPE_PERF_EVENT || t == BPF_PROG_TYPE_RAW_TRACEPOINT ||
+	       t == BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE || t == BPF_PROG_TYPE_TRACING ||
+	       t == BPF_PROG_TYPE_LSM || t == BPF_PROG_TYPE_STRUCT_OPS ||
+	       t == BPF_PROG_TYPE_EXT;
+	if ((t != BPF_PROG_TYPE_SOCKET_FILTER && t != BPF_PROG_TYPE_CGROUP_SKB &&
+	     !env->bpf_capable) ||
+	    (net && !cap_or_admin(env, env->caps.net_admin)) ||
+	    (perf && !cap_or_admin(env, env->caps.perfmon))) {
+		env->refused = "Operation not permitted";
+		return -EPERM;
+	}
+	return 0;
+}
+
 static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 		    const struct bpfvet_verify_opts *opts)
 {
@@ -84,9 +125,13 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->prev_linfo = -1;
 	log_init(&env->log, OPTS_GET(opts, log_level, 0u), OPTS_GET(opts, log_fn, NULL),
 		 OPTS_GET(opts, log_ctx, NULL));
+	/* Unprivileged programs are held to the classic 4096 instructions;
+	 * the kernel says E2BIG before its verifier runs. */
 	if (!env->insn_cnt || env->insn_cnt > COMPLEXITY_LIMIT_INSNS ||
-	    (!env->bpf_capable && env->insn_cnt > 4096))
+	    (!env->bpf_capable && env->insn_cnt > UNPRIV_MAX_INSNS)) {
+		env->refused = "Argument list too long";
 		return -E2BIG;
+	}
 	/* The special fields of map values come from BTF when the kernel
 	 * creates the maps, before and outside its verification time. */
 	return records_init(env);
@@ -373,6 +418,8 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	if (!env)
 		return -ENOMEM;
 	err = env_init(env, prog, opts);
+	if (!err)
+		err = check_load_caps(env);
 	t0 = now_ns();
 	if (!err)
 		err = env_alloc(env);
