@@ -232,6 +232,8 @@ static int push_edge(struct vet_env *env, struct cfg_walk *w, uint32_t t,
 	if ((w->state[to] & 0xf0) == DISCOVERED) {
 		if (env->bpf_capable && (loop_ok || env_has(env, KVER_ANY_BACK_EDGE)))
 			return DONE_EXPLORING;
+		print_line_info_at(env, t, true);
+		print_line_info_at(env, (uint32_t)to, true);
 		verbose(env, "back-edge from insn %u to %lld\n", t, (long long)to);
 		return -EINVAL;
 	}

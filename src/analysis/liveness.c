@@ -117,7 +117,7 @@ static void print_live_table(struct vet_env *env)
 		verbose(env, "%3u: ", i);
 		for (int r = 0; r < 10; r++)
 			verbose(env, "%c", live & (1u << r) ? '0' + r : '.');
-		if (bpfvet_program__disasm(env->prog, i, text, sizeof(text)) < 0)
+		if (disasm_prog_insn(env->prog, i, !env->allow_ptr_leaks, text, sizeof(text)) < 0)
 			text[0] = 0;
 		verbose(env, " %s\n", text);
 		if (insn_is_ldimm64(&env->insns[i]))

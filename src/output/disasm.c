@@ -469,14 +469,26 @@ uint64_t disasm_ksym_addr(uint32_t extern_idx)
 	return SYNTH_KSYM_BASE + extern_idx * SYNTH_KSYM_STRIDE;
 }
 
+/* What the printing callbacks see: the program, and whether map
+ * addresses are hidden as from an unprivileged reader. */
+struct prog_disasm {
+	const struct bpfvet_program *prog;
+	bool hide_ptrs;
+};
+
 static uint64_t prog_pseudo_value(void *priv, const struct bpfvet_insn *insn,
 				  uint64_t raw)
 {
-	const struct bpfvet_program *prog = priv;
+	const struct prog_disasm *pd = priv;
+	const struct bpfvet_program *prog = pd->prog;
 
 	/* A hand-written descriptor: the kernel never gets to print it. */
 	if (prog_insn_flag(prog, (size_t)(insn - prog->insns), INSN_F_LITERAL_FD))
 		return raw;
+	/* Without CAP_PERFMON the kernel prints map addresses as 0. */
+	if (pd->hide_ptrs && (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+			      insn->src_reg == BPF_PSEUDO_MAP_VALUE))
+		return 0;
 	switch (insn->src_reg) {
 	case BPF_PSEUDO_MAP_VALUE:
 	case BPF_PSEUDO_MAP_IDX_VALUE:
@@ -499,7 +511,7 @@ static uint64_t prog_pseudo_value(void *priv, const struct bpfvet_insn *insn,
 static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 				   int32_t *id)
 {
-	const struct bpfvet_program *prog = priv;
+	const struct bpfvet_program *prog = ((const struct prog_disasm *)priv)->prog;
 	const struct bpfvet_object *obj = prog->obj;
 	const struct bpfvet_extern *ext;
 	char name[128];
@@ -522,17 +534,24 @@ static const char *prog_kfunc_name(void *priv, const struct bpfvet_insn *insn,
 								    (uint32_t)kid)->name_off);
 }
 
-int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,
-			   char *buf, size_t buf_sz)
+int disasm_prog_insn(const struct bpfvet_program *prog, size_t idx, bool hide_ptrs,
+		     char *buf, size_t buf_sz)
 {
+	struct prog_disasm pd = { .prog = prog, .hide_ptrs = hide_ptrs };
 	const struct disasm_ops ops = {
 		.kfunc_name = prog_kfunc_name,
 		.pseudo_value = prog_pseudo_value,
-		.priv = (void *)prog,
+		.priv = &pd,
 	};
 
 	if (!prog)
 		return -EINVAL;
 	return disasm_insn(prog->insns, prog->insn_cnt, idx, &ops, buf,
 			   buf_sz);
+}
+
+int bpfvet_program__disasm(const struct bpfvet_program *prog, size_t idx,
+			   char *buf, size_t buf_sz)
+{
+	return disasm_prog_insn(prog, idx, false, buf, buf_sz);
 }

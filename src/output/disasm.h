@@ -57,6 +57,12 @@ struct disasm_ops {
 int disasm_insn(const struct bpfvet_insn *insns, size_t cnt, size_t idx,
 		const struct disasm_ops *ops, char *buf, size_t sz);
 
+/* A program's instruction as the verifier log prints it; hide_ptrs
+ * prints map addresses as 0, as the kernel does for unprivileged loads. */
+struct bpfvet_program;
+int disasm_prog_insn(const struct bpfvet_program *prog, size_t idx, bool hide_ptrs,
+		     char *buf, size_t buf_sz);
+
 /* True when insns[idx] is the second slot of an ld_imm64. */
 bool disasm_is_ldimm64_tail(const struct bpfvet_insn *insns, size_t cnt,
 			    size_t idx);

@@ -188,7 +188,7 @@ static void log_backtrack_step(struct vet_env *env, const struct backtrack *bt, 
 
 	fmt_reg_mask(regs, sizeof(regs), bt->regs[bt->frame]);
 	fmt_stack_mask(slots, sizeof(slots), bt->slots[bt->frame]);
-	if (bpfvet_program__disasm(env->prog, idx, text, sizeof(text)) < 0)
+	if (disasm_prog_insn(env->prog, idx, !env->allow_ptr_leaks, text, sizeof(text)) < 0)
 		text[0] = 0;
 	verbose(env, "mark_precise: frame%u: regs=%s stack=%s before %u: %s\n", bt->frame,
 		regs, slots, idx, text);

@@ -448,6 +448,11 @@ static int find_linfo(const struct bpfvet_program *prog, uint32_t insn_idx)
 
 void print_line_info(struct vet_env *env, uint32_t insn_idx)
 {
+	print_line_info_at(env, insn_idx, false);
+}
+
+void print_line_info_at(struct vet_env *env, uint32_t insn_idx, bool numbered)
+{
 	const struct bpfvet_program *prog = env->prog;
 	const struct bpfvet_line_info *li;
 	const char *line, *file, *base;
@@ -478,5 +483,9 @@ void print_line_info(struct vet_env *env, uint32_t insn_idx)
 		line++;
 	base = file ? strrchr(file, '/') : NULL;
 	base = base ? base + 1 : file;
-	verbose(env, "; %s @ %s:%u\n", line, base ? base : "", li->line_col >> 10);
+	if (numbered)
+		verbose(env, "%u: ", insn_idx);
+	else
+		verbose(env, "; ");
+	verbose(env, "%s @ %s:%u\n", line, base ? base : "", li->line_col >> 10);
 }

@@ -542,6 +542,8 @@ void print_frame(struct vet_env *env, const struct vstate *st,
 void print_state(struct vet_env *env, const struct vstate *st);
 void print_insn_state(struct vet_env *env);
 void print_line_info(struct vet_env *env, uint32_t insn_idx);
+/* The same, led by "IDX: " instead of "; " (the CFG's messages). */
+void print_line_info_at(struct vet_env *env, uint32_t insn_idx, bool numbered);
 const char *btf_type_name_of(struct vet_env *env, const void *btf, uint32_t id);
 
 static inline void scratch_reg(struct vet_env *env, int regno)

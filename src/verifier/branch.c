@@ -157,6 +157,10 @@ static void mark_one_ptr_or_null(struct reg_state *reg, void *arg)
 		reg->type = SCALAR_VALUE;
 		reg->id = 0;
 		reg->ref_obj_id = 0;
+		/* Unprivileged, the kernel's pointer kept the precise mark it
+		 * got when the register was last cleared: the zero is precise. */
+		if (!m->env->bpf_capable)
+			reg->precise = true;
 		return;
 	}
 	mark_ptr_not_null(m->env, reg);

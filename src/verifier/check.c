@@ -499,7 +499,7 @@ static void print_insn_line(struct vet_env *env)
 		print_insn_state(env);
 	print_line_info(env, env->insn_idx);
 	env->prev_log_pos = log_pos(&env->log);
-	if (bpfvet_program__disasm(env->prog, env->insn_idx, text, sizeof(text)) < 0)
+	if (disasm_prog_insn(env->prog, env->insn_idx, !env->allow_ptr_leaks, text, sizeof(text)) < 0)
 		text[0] = 0;
 	verbose(env, "%u: %s\n", env->insn_idx, text);
 	env->prev_insn_print_len = log_pos(&env->log) - env->prev_log_pos - 1;

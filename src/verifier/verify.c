@@ -449,7 +449,9 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	}
 	snprintf(msg, sizeof(msg), "%s", env->log.last_line);
 	ns = now_ns() - t0;
-	print_stats(env, ns, err);
+	/* A load refused before the verifier runs leaves an empty log. */
+	if (!env->refused)
+		print_stats(env, ns, err);
 	log_finish(&env->log);
 	fill_result(env, err, ns, msg, res);
 	env_free(env);
