@@ -9,6 +9,7 @@
  * (speculative states: they run but never prune a real one).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "verifier.h"
@@ -117,9 +118,18 @@ static int push_truncated(struct vet_env *env, const struct reg_state *ptr,
 			  struct reg_state *dst)
 {
 	struct reg_state saved = *dst;
+	bool blank32 = ptr == dst && env_has(env, KVER_SANITIZE_OFF_COPY);
 	struct vstate *branch;
 
 	*dst = *ptr;
+	/* 6.18 has already blanked the moving pointer's 32-bit bounds
+	 * (pointers carry none) when it pushes this path. */
+	if (blank32) {
+		dst->b.s32_min = INT32_MIN;
+		dst->b.s32_max = INT32_MAX;
+		dst->b.u32_min = 0;
+		dst->b.u32_max = UINT32_MAX;
+	}
 	branch = push_stack(env, env->insn_idx + 1, env->insn_idx, true);
 	*dst = saved;
 	return branch ? 0 : REASON_STACK;
