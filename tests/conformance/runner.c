@@ -62,7 +62,8 @@ struct runner {
 	char *reference;
 	char *reference_note;
 	char unpriv_note[160];
-	int unpriv_disabled;	/* the sysctl, live mode only */
+	int unpriv_disabled;	/* the sysctl during the run, live mode only */
+	struct bpfvet_unpriv_bpf *unpriv_guard;	/* lowered 2 to 0: restore */
 	struct row *rows;
 	size_t row_cnt, row_cap;
 	size_t programs, aux_programs, bad_specs, objects;
@@ -1045,6 +1046,29 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return o->input_cnt ? 0 : -EINVAL;
 }
 
+/* Unprivileged runs need kernel.unprivileged_bpf_disabled=0: root lowers
+ * 2 for the run (restored in main, at exit or on a signal); 1 is final. */
+static int open_unpriv(struct runner *rn)
+{
+	char why[160];
+	int st = bpfvet_unpriv_bpf__open(&rn->unpriv_guard, why, sizeof(why));
+
+	if (st < 0) {
+		fprintf(stderr, "conformance-runner: unprivileged_bpf_disabled: %s\n",
+			strerror(-st));
+		return st;
+	}
+	rn->unpriv_disabled = live_unpriv_disabled();
+	if (st != BPFVET_UNPRIV_ALLOWED)
+		fprintf(stderr, "conformance-runner: %s%s\n", why,
+			rn->unpriv_disabled ? "; unprivileged runs are skipped" : "");
+	snprintf(rn->unpriv_note, sizeof(rn->unpriv_note),
+		 "kernel.unprivileged_bpf_disabled=%d%s: unprivileged runs are %s.",
+		 rn->unpriv_disabled, st == BPFVET_UNPRIV_OPENED ? " (lowered from 2 for the run)" : "",
+		 rn->unpriv_disabled ? "skipped" : "loaded");
+	return 0;
+}
+
 static int setup_live(struct runner *rn)
 {
 	char why[256];
@@ -1055,10 +1079,9 @@ static int setup_live(struct runner *rn)
 			fprintf(stderr, "conformance-runner: %s\n", why);
 		return err;
 	}
-	rn->unpriv_disabled = live_unpriv_disabled();
-	snprintf(rn->unpriv_note, sizeof(rn->unpriv_note),
-		 "kernel.unprivileged_bpf_disabled=%d: unprivileged runs are %s.",
-		 rn->unpriv_disabled, rn->unpriv_disabled ? "skipped" : "loaded");
+	err = open_unpriv(rn);
+	if (err)
+		return err;
 	rn->reference = xasprintf("live kernel (Linux %s)", live_kernel_release(rn->live));
 	rn->reference_note = xasprintf("Loaded now with libbpf %s, following the selftest loader.",
 				       libbpf_version_string());
@@ -1147,7 +1170,7 @@ int main(int argc, char **argv)
 	struct logbuf lb = { 0 };
 	struct paths paths = { 0 };
 	uint64_t t0;
-	int err;
+	int err, rc;
 
 	err = parse_args(argc, argv, &rn.opt);
 	if (err) {
@@ -1175,6 +1198,12 @@ int main(int argc, char **argv)
 	free(lb.buf);
 	paths_free(&paths);
 	live_close(rn.live);
+	rc = bpfvet_unpriv_bpf__restore(rn.unpriv_guard);
+	if (rc) {
+		fprintf(stderr, "conformance-runner: cannot restore kernel.unprivileged_bpf_disabled=2: "
+			"%s\n", strerror(-rc));
+		err = rc;
+	}
 	recorded_free(rn.rec);
 	free(rn.reference);
 	free(rn.reference_note);
