@@ -12,8 +12,9 @@
  * verdict file. The annotation is reported as a second opinion.
  *
  * Output: one table row per test, then the summary, ending with
- * "N passed, N failed" where passed means bpfvet's verdict equals the
- * kernel's. --markdown writes docs/conformance.md, --record the kernel's
+ * "unprivileged runs: N passed, N failed" and, last, the privileged
+ * runs' "N passed, N failed" (the floor's count), where passed means
+ * bpfvet's verdict equals the kernel's. --markdown writes docs/conformance.md, --record the kernel's
  * verdicts for later runs without privileges.
  */
 #include <dirent.h>
@@ -891,6 +892,10 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	       s->no_ref);
 	printf("compared with the kernel: %zu; agree %zu (%.1f%%)\n", s->compared, s->passed,
 	       pct(s->passed, s->compared));
+	printf("  privileged runs: agree %zu of %zu (%.1f%%); unprivileged runs: agree %zu of %zu "
+	       "(%.1f%%)\n", s->mode_passed[0], s->mode_compared[0],
+	       pct(s->mode_passed[0], s->mode_compared[0]), s->mode_passed[1], s->mode_compared[1],
+	       pct(s->mode_passed[1], s->mode_compared[1]));
 	for (int c = CAUSE_UNSUPPORTED; c < CAUSE_NOT_COMPARED; c++)
 		printf("  %-22s %zu\n", cause_name((enum cause)c), s->by_cause[c]);
 	printf("rejections both agree on: %zu; same first message as the kernel: %zu (%.1f%%); "
@@ -905,7 +910,8 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	printf("time: bpfvet %.2f s, kernel %.2f s\n", (double)rn->bv_ns / 1e9,
 	       (double)rn->kernel_ns / 1e9);
 	print_slowest(rn);
-	printf("%zu passed, %zu failed\n", s->passed, s->failed);
+	printf("unprivileged runs: %zu passed, %zu failed\n", s->mode_passed[1], s->mode_failed[1]);
+	printf("%zu passed, %zu failed\n", s->mode_passed[0], s->mode_failed[0]);
 }
 
 static int write_record(const struct runner *rn, const char *path)

@@ -69,6 +69,9 @@ struct summary {
 	size_t no_ref;		/* no kernel verdict known */
 	size_t compared;	/* rows with a kernel verdict */
 	size_t passed, failed;
+	/* The same per mode, [0] privileged and [1] unprivileged runs: the
+	 * floor (tests/conformance/floor) counts the privileged ones. */
+	size_t mode_compared[2], mode_passed[2], mode_failed[2];
 	size_t by_cause[CAUSE_CNT];
 	size_t both_reject;	/* passed rejections */
 	size_t both_reject_msg_same;
