@@ -120,9 +120,16 @@ static int install_handlers(struct bpfvet_unpriv_bpf *g)
 			return -ENOMEM;
 		at_exit = true;
 	}
-	for (size_t i = 0; i < GUARDED_CNT; i++)
-		if (sigaction(guarded_signals[i], &sa, &g->old[i]))
+	/* An ignored signal stays ignored (a background job's SIGINT): it
+	 * cannot end the run, so the normal restore covers it. */
+	for (size_t i = 0; i < GUARDED_CNT; i++) {
+		if (sigaction(guarded_signals[i], NULL, &g->old[i]))
 			return -errno;
+		if (!(g->old[i].sa_flags & SA_SIGINFO) && g->old[i].sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(guarded_signals[i], &sa, NULL))
+			return -errno;
+	}
 	return 0;
 }
 
