@@ -94,6 +94,17 @@ else
 	pass "conformance_floor_unpriv ($upassed agree)"
 fi
 
+# The record's instruction counts are read: on the unprivileged runs that
+# agree, bpfvet processed as many instructions as the kernel (258 of 258
+# when recorded).
+ins=$(sed -n 's/^instruction count .*unprivileged \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$TMP/table")
+set -- $ins
+if [ -n "$2" ] && [ "$2" -ge "$ufloor" ] && [ "$1" = "$2" ]; then
+	pass "conformance_unpriv_insns ($1 of $2)"
+else
+	fail conformance_unpriv_insns "'$(grep '^instruction count' "$TMP/table")'"
+fi
+
 # The report is deterministic: a second run writes the same one.
 $RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
 	$CORPUS/verifier >/dev/null 2>&1

@@ -99,6 +99,10 @@ static void count_compared(const struct row *r, struct summary *s)
 	s->mode_compared[m]++;
 	s->mode_passed[m] += r->cause == CAUSE_PASS;
 	s->mode_failed[m] += r->cause != CAUSE_PASS;
+	if (r->cause == CAUSE_PASS && r->kernel.insns >= 0 && r->bv_test_insns >= 0) {
+		s->mode_insns_known[m]++;
+		s->mode_insns_same[m] += r->kernel.insns == r->bv_test_insns;
+	}
 	s->kern_ann_agree += (r->kernel.verdict == KV_FAILURE) == r->expect_failure;
 	if (r->msg_cnt && r->kernel.msg_match >= 0) {
 		s->kern_msgs++;
@@ -351,6 +355,10 @@ static void write_summary(FILE *f, const struct summary *s)
 	md_pct_row(f, "**bpfvet agrees with the kernel**", s->passed, s->compared);
 	md_pct_row(f, "... privileged runs", s->mode_passed[0], s->mode_compared[0]);
 	md_pct_row(f, "... unprivileged runs", s->mode_passed[1], s->mode_compared[1]);
+	md_pct_row(f, "privileged runs: same instruction count as the kernel (where recorded)",
+		   s->mode_insns_same[0], s->mode_insns_known[0]);
+	md_pct_row(f, "unprivileged runs: same instruction count as the kernel (where recorded)",
+		   s->mode_insns_same[1], s->mode_insns_known[1]);
 	md_pct_row(f, "rejections: same first error message as the kernel", s->both_reject_msg_same,
 		   s->both_reject);
 	md_pct_row(f, "rejections: bpfvet's log satisfies `__msg`", s->both_reject_msgs_ok,

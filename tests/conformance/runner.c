@@ -371,6 +371,8 @@ static int run_bpfvet(const struct obj_ctx *oc, size_t ti, struct row *r, uint32
 			break;
 		r->bv = bv_of(&res);
 		r->bv_insns += res.insns_processed;
+		if (test)
+			r->bv_test_insns = (long long)res.insns_processed;
 		if (r->bv == BV_SUCCESS)
 			continue;
 		r->bv_error = strdup(res.error);
@@ -506,6 +508,7 @@ static int fill_kernel(struct runner *rn, const struct obj_ctx *oc, size_t ti, s
 	kref_free(&r->kernel);
 	r->kernel.verdict = KV_NONE;
 	r->kernel.msg_match = -1;
+	r->kernel.insns = -1;
 	r->kernel.stage = strdup("not recorded");
 	r->kernel.error = strdup("");
 	return r->kernel.stage && r->kernel.error ? 0 : -ENOMEM;
@@ -635,7 +638,9 @@ static int run_test(struct runner *rn, const struct obj_ctx *oc, size_t ti, int 
 	r->expect_failure = sub->expect_failure;
 	r->msg_cnt = sub->msgs.cnt;
 	r->bv_msg_match = -1;
+	r->bv_test_insns = -1;
 	r->kernel.msg_match = -1;
+	r->kernel.insns = -1;
 	r->scope = scope_classify(oc->obj, bpfvet_object__prog(oc->obj, ti));
 	if (!r->object || !r->prog)
 		return -ENOMEM;
@@ -898,6 +903,9 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	       pct(s->mode_passed[1], s->mode_compared[1]));
 	for (int c = CAUSE_UNSUPPORTED; c < CAUSE_NOT_COMPARED; c++)
 		printf("  %-22s %zu\n", cause_name((enum cause)c), s->by_cause[c]);
+	printf("instruction count the same as the kernel's (same verdict, count recorded): "
+	       "privileged %zu of %zu, unprivileged %zu of %zu\n", s->mode_insns_same[0],
+	       s->mode_insns_known[0], s->mode_insns_same[1], s->mode_insns_known[1]);
 	printf("rejections both agree on: %zu; same first message as the kernel: %zu (%.1f%%); "
 	       "__msg satisfied: %zu of %zu\n", s->both_reject, s->both_reject_msg_same,
 	       pct(s->both_reject_msg_same, s->both_reject), s->both_reject_msgs_ok,
@@ -927,14 +935,16 @@ static int write_record(const struct runner *rn, const char *path)
 		live_kernel_release(rn->live), libbpf_version_string());
 	fprintf(f, "# following the Linux 6.12 selftest loader's rules. %s\n", rn->unpriv_note);
 	fprintf(f, "# Provisional reference until the data of branch kernel (bpfvet kernel) is reconciled.\n");
-	fprintf(f, "object,program,mode,verdict,errno,stage,msg_match,error\n");
+	fprintf(f, "object,program,mode,verdict,errno,stage,msg_match,insns,error\n");
 	for (size_t i = 0; i < rn->row_cnt; i++) {
 		const struct row *r = &rn->rows[i];
-		char num[16];
+		char num[16], insns[24] = "";
 
 		if (r->skip && r->kernel.verdict == KV_SKIPPED && strncmp(r->skip, "unpriv", 6))
 			continue;	/* static skips are decided from the annotations */
 		snprintf(num, sizeof(num), "%d", r->kernel.err);
+		if (r->kernel.insns >= 0)
+			snprintf(insns, sizeof(insns), "%lld", r->kernel.insns);
 		csv_field(f, r->object, false);
 		csv_field(f, r->prog, false);
 		csv_field(f, r->mode == CONF_PRIV ? "priv" : "unpriv", false);
@@ -942,6 +952,7 @@ static int write_record(const struct runner *rn, const char *path)
 		csv_field(f, num, false);
 		csv_field(f, r->kernel.stage, false);
 		csv_field(f, r->kernel.msg_match < 0 ? "" : r->kernel.msg_match ? "yes" : "no", false);
+		csv_field(f, insns, false);
 		csv_field(f, r->kernel.error, true);
 	}
 	return fclose(f) ? -errno : 0;
