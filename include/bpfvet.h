@@ -493,6 +493,31 @@ int bpfvet_program__kernel_load(const struct bpfvet_program *prog,
 				const struct bpfvet_kernel_opts *opts,
 				struct bpfvet_kernel_result *res);
 
+/*
+ * kernel.unprivileged_bpf_disabled for the length of a run that loads
+ * programs without capabilities. 2 is lowered to 0 when this process may
+ * (root), and put back by bpfvet_unpriv_bpf__restore, at exit, or on
+ * SIGINT, SIGTERM and SIGHUP (the handler restores, then the signal ends
+ * the process as it would have). 1 cannot be lowered before a reboot.
+ * One guard per process; not thread-safe.
+ */
+enum bpfvet_unpriv_state {
+	BPFVET_UNPRIV_ALLOWED = 0,	/* already 0: nothing changed */
+	BPFVET_UNPRIV_OPENED = 1,	/* was 2, now 0 until restored */
+	BPFVET_UNPRIV_LOCKED = 2,	/* 1: impossible until reboot */
+	BPFVET_UNPRIV_DISABLED = 3,	/* 2, and this process may not lower it */
+	BPFVET_UNPRIV_UNKNOWN = 4,	/* the sysctl cannot be read */
+};
+
+struct bpfvet_unpriv_bpf;
+
+/* Returns a bpfvet_unpriv_state (*gp set only for OPENED; `why` says it in
+ * words) or a negative errno (-EBUSY: a guard is open already). */
+int bpfvet_unpriv_bpf__open(struct bpfvet_unpriv_bpf **gp, char *why, size_t why_sz);
+/* Puts the saved value back and frees the guard; NULL is a no-op.
+ * Returns 0 or the negative errno of the write. */
+int bpfvet_unpriv_bpf__restore(struct bpfvet_unpriv_bpf *g);
+
 #ifdef __cplusplus
 }
 #endif

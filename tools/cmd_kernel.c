@@ -438,8 +438,32 @@ static void free_rows(struct rows *rows)
 	free(v);
 }
 
+/* --unpriv needs kernel.unprivileged_bpf_disabled=0: root lowers 2 for
+ * the run, restored before cmd_kernel returns, at exit or on a signal. */
+static int open_unpriv(const struct kargs *a, struct bpfvet_unpriv_bpf **gp)
+{
+	char why[160];
+	int st;
+
+	*gp = NULL;
+	if (!(a->drop_caps & BPFVET_CAP_BPF))
+		return 0;
+	st = bpfvet_unpriv_bpf__open(gp, why, sizeof(why));
+	if (st < 0) {
+		fprintf(stderr, "bpfvet kernel: unprivileged_bpf_disabled: %s\n", strerror(-st));
+		return st;
+	}
+	if (st == BPFVET_UNPRIV_LOCKED || st == BPFVET_UNPRIV_DISABLED || st == BPFVET_UNPRIV_UNKNOWN)
+		fprintf(stderr, "bpfvet kernel: %s: the kernel refuses every unprivileged load "
+			"(shown as refused)\n", why);
+	else if (st == BPFVET_UNPRIV_OPENED && !a->quiet)
+		fprintf(stderr, "bpfvet kernel: %s\n", why);
+	return 0;
+}
+
 int cmd_kernel(int argc, char **argv)
 {
+	struct bpfvet_unpriv_bpf *guard = NULL;
 	struct kargs a = { 0 };
 	struct rows rows = { 0 };
 	struct bpfvet_kernel *k = NULL;
@@ -457,10 +481,17 @@ int cmd_kernel(int argc, char **argv)
 		prog_filter_free(&a.filter);
 		return EXIT_USAGE;
 	}
-	for (int i = 0; i < a.path_cnt; i++) {
+	err = open_unpriv(&a, &guard);
+	for (int i = 0; !err && i < a.path_cnt; i++) {
 		rc = run_object(&a, k, a.paths[i], &rows);
 		if (rc)
 			err = rc;
+	}
+	rc = bpfvet_unpriv_bpf__restore(guard);
+	if (rc) {
+		fprintf(stderr, "bpfvet kernel: cannot restore kernel.unprivileged_bpf_disabled=2: "
+			"%s\n", strerror(-rc));
+		err = rc;
 	}
 	status = exit_status(&a, &rows);
 	if (!a.quiet) {

@@ -79,6 +79,32 @@ else
 	pass "conformance_floor ($passed agree)"
 fi
 
+# The unprivileged runs have their own floor (recorded with the sysctl
+# lowered for the run, tests/cli/unpriv_sysctl.sh): it only rises.
+uline=$(grep '^unprivileged runs: [0-9]* passed' "$TMP/table")
+upassed=$(echo "$uline" | sed -n 's/^unprivileged runs: \([0-9]*\) passed, [0-9]* failed$/\1/p')
+ufloor=$(tr -dc '0-9' <tests/conformance/floor-unpriv)
+if [ -z "$upassed" ] || [ -z "$ufloor" ]; then
+	fail conformance_floor_unpriv "cannot read '$uline' or the floor '$ufloor'"
+elif [ "$upassed" -lt "$ufloor" ]; then
+	fail conformance_floor_unpriv "$upassed unprivileged runs agree with the kernel, the floor is $ufloor: a regression"
+elif [ "$upassed" -gt "$ufloor" ]; then
+	pass "conformance_floor_unpriv ($upassed agree, above the floor $ufloor: raise tests/conformance/floor-unpriv)"
+else
+	pass "conformance_floor_unpriv ($upassed agree)"
+fi
+
+# The record's instruction counts are read: on the unprivileged runs that
+# agree, bpfvet processed as many instructions as the kernel (258 of 258
+# when recorded).
+ins=$(sed -n 's/^instruction count .*unprivileged \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$TMP/table")
+set -- $ins
+if [ -n "$2" ] && [ "$2" -ge "$ufloor" ] && [ "$1" = "$2" ]; then
+	pass "conformance_unpriv_insns ($1 of $2)"
+else
+	fail conformance_unpriv_insns "'$(grep '^instruction count' "$TMP/table")'"
+fi
+
 # The report is deterministic: a second run writes the same one.
 $RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
 	$CORPUS/verifier >/dev/null 2>&1

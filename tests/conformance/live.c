@@ -394,6 +394,32 @@ static void classify_failure(struct live_ctx *ctx, const struct live_test *t, in
 	free(who);
 }
 
+/* What the kernel counted for an accepted program (bpf_prog_info). */
+static long long verified_insns(const struct bpf_program *prog)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		return -1;
+	return info.verified_insns;
+}
+
+/* The "processed N insns" line of a rejection's log (level 1 or more). */
+static long long processed_insns(const char *log)
+{
+	const char *s = log;
+	long long n;
+
+	while ((s = strstr(s, "processed "))) {
+		if ((s == log || s[-1] == '\n') && sscanf(s, "processed %lld insns", &n) == 1)
+			return n;
+		s += 10;
+	}
+	return -1;
+}
+
 static struct bpf_program *select_programs(struct bpf_object *obj, const struct live_test *t)
 {
 	struct bpf_program *p, *test = NULL;
@@ -444,8 +470,11 @@ static void load_object(struct live_ctx *ctx, const struct live_test *t, struct 
 		out->verdict = KV_SUCCESS;
 		out->stage = strdup("verifier");
 		out->error = strdup("");
+		out->insns = verified_insns(prog);
 	} else {
 		classify_failure(ctx, t, err, out);
+		if (out->verdict == KV_FAILURE && !strcmp(out->stage, "verifier"))
+			out->insns = processed_insns(ctx->log);
 	}
 	out->log = strdup(ctx->log);
 	bpf_object__close(obj);
@@ -458,6 +487,7 @@ int live_run(struct live_ctx *ctx, const struct live_test *t, struct kref *out)
 
 	memset(out, 0, sizeof(*out));
 	out->msg_match = -1;
+	out->insns = -1;
 	capture.len = 0;
 	capture.buf[0] = 0;
 	err = caps_enter(t, &saved);

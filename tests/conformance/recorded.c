@@ -113,16 +113,16 @@ size_t csv_split(char *line, char **fields, size_t max)
 /* ------------------------------------------------------------------ */
 
 enum { COL_OBJECT, COL_PROG, COL_MODE, COL_VERDICT, COL_ERRNO, COL_STAGE, COL_MSG,
-       COL_ERROR, COL_CNT };
+       COL_ERROR, COL_INSNS, COL_CNT };
 
 /* Our columns, and their names in the csv of `bpfvet kernel -o csv`
  * (per-program loads, no modes: read as priv). */
 static const char *const header[COL_CNT] = {
-	"object", "program", "mode", "verdict", "errno", "stage", "msg_match", "error",
+	"object", "program", "mode", "verdict", "errno", "stage", "msg_match", "error", "insns",
 };
 static const char *const kernel_cmd_header[COL_CNT] = {
 	"file_name", "prog_name", NULL, "kernel_verdict", "kernel_errno", "kernel_stage", NULL,
-	"kernel_error",
+	"kernel_error", "kernel_total_insns",
 };
 
 #define MAX_FIELDS 64
@@ -140,6 +140,7 @@ struct rec_row {
 	char *stage;
 	char *error;
 	int msg_match;
+	long long insns;
 };
 
 struct recorded {
@@ -187,7 +188,8 @@ static int find_layout(char **f, size_t n, const char *const *names, struct layo
 		for (size_t i = 0; names[c] && i < n; i++)
 			if (!strcmp(f[i], names[c]))
 				lay->col[c] = (int)i;
-		if (names[c] && lay->col[c] < 0)
+		/* Older records have no instruction counts. */
+		if (names[c] && lay->col[c] < 0 && c != COL_INSNS)
 			return -EINVAL;
 	}
 	return 0;
@@ -195,7 +197,7 @@ static int find_layout(char **f, size_t n, const char *const *names, struct layo
 
 static int check_header(char **f, size_t n, struct layout *lay)
 {
-	if (!find_layout(f, n, header, lay) && n == COL_CNT)
+	if (!find_layout(f, n, header, lay) && n == COL_CNT - (lay->col[COL_INSNS] < 0))
 		return 0;
 	return find_layout(f, n, kernel_cmd_header, lay);
 }
@@ -227,6 +229,7 @@ static char *unescape_newlines(const char *s)
 static int add_row(struct recorded *rec, char **f, const struct layout *lay, size_t *cap)
 {
 	const char *msg = field(f, lay, COL_MSG, "");
+	const char *insns;
 	struct rec_row *r;
 
 	if (rec->cnt == *cap) {
@@ -247,6 +250,8 @@ static int add_row(struct recorded *rec, char **f, const struct layout *lay, siz
 	r->verdict = kverdict_parse(field(f, lay, COL_VERDICT, ""));
 	r->err = atoi(field(f, lay, COL_ERRNO, "0"));
 	r->msg_match = !strcmp(msg, "yes") ? 1 : !strcmp(msg, "no") ? 0 : -1;
+	insns = field(f, lay, COL_INSNS, "");
+	r->insns = insns[0] ? atoll(insns) : -1;
 	/* Recorded before the recorder knew it: a failure with a log of
 	 * statistics only is a load the kernel stopped before the walk, with
 	 * no message (EPERM for iterators there), not a verifier verdict. */
@@ -355,6 +360,7 @@ bool recorded_find(const struct recorded *rec, const char *object, const char *p
 
 	memset(out, 0, sizeof(*out));
 	out->msg_match = -1;
+	out->insns = -1;
 	if (!want.key)
 		return false;
 	r = bsearch(&want, rec->rows, rec->cnt, sizeof(*rec->rows), row_cmp);
@@ -366,5 +372,6 @@ bool recorded_find(const struct recorded *rec, const char *object, const char *p
 	out->stage = strdup(r->stage);
 	out->error = strdup(r->error);
 	out->msg_match = r->msg_match;
+	out->insns = r->verdict == KV_SUCCESS || r->verdict == KV_FAILURE ? r->insns : -1;
 	return out->stage && out->error;
 }

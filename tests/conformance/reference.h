@@ -31,6 +31,10 @@ struct kref {
 	char *error;		/* the last error line of the log, or why it was refused */
 	int msg_match;		/* the kernel log against the __msg patterns: 1, 0, -1 unknown */
 	char *log;		/* the whole test log (live only; NULL otherwise) */
+	/* The test program's processed instructions (verified_insns of an
+	 * accepted load, "processed N insns" of a rejection's log); -1 when
+	 * unknown (a refusal, an auxiliary program's failure, not recorded). */
+	long long insns;
 };
 
 void kref_free(struct kref *r);
@@ -81,7 +85,8 @@ int live_run(struct live_ctx *ctx, const struct live_test *t, struct kref *out);
 
 /*
  * The recorded file: CSV with a header line, `#` lines are comments.
- *   object,program,mode,verdict,errno,stage,msg_match,error
+ *   object,program,mode,verdict,errno,stage,msg_match,insns,error
+ * (insns may be missing or empty: unknown)
  * object is the file name (verifier_and.bpf.o), mode priv or unpriv,
  * verdict one of kverdict_name(), msg_match yes, no or empty.
  * The csv of `bpfvet kernel -o csv` is read too (file_name, prog_name,

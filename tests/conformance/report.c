@@ -93,7 +93,16 @@ static void count_annotation(const struct row *r, struct summary *s)
 
 static void count_compared(const struct row *r, struct summary *s)
 {
+	int m = r->mode == CONF_UNPRIV;
+
 	s->compared++;
+	s->mode_compared[m]++;
+	s->mode_passed[m] += r->cause == CAUSE_PASS;
+	s->mode_failed[m] += r->cause != CAUSE_PASS;
+	if (r->cause == CAUSE_PASS && r->kernel.insns >= 0 && r->bv_test_insns >= 0) {
+		s->mode_insns_known[m]++;
+		s->mode_insns_same[m] += r->kernel.insns == r->bv_test_insns;
+	}
 	s->kern_ann_agree += (r->kernel.verdict == KV_FAILURE) == r->expect_failure;
 	if (r->msg_cnt && r->kernel.msg_match >= 0) {
 		s->kern_msgs++;
@@ -344,20 +353,29 @@ static void write_summary(FILE *f, const struct summary *s)
 	if (s->no_ref)
 		fprintf(f, "| no kernel verdict recorded | %zu | |\n", s->no_ref);
 	md_pct_row(f, "**bpfvet agrees with the kernel**", s->passed, s->compared);
+	md_pct_row(f, "... privileged runs", s->mode_passed[0], s->mode_compared[0]);
+	md_pct_row(f, "... unprivileged runs", s->mode_passed[1], s->mode_compared[1]);
+	md_pct_row(f, "privileged runs: same instruction count as the kernel (where recorded)",
+		   s->mode_insns_same[0], s->mode_insns_known[0]);
+	md_pct_row(f, "unprivileged runs: same instruction count as the kernel (where recorded)",
+		   s->mode_insns_same[1], s->mode_insns_known[1]);
 	md_pct_row(f, "rejections: same first error message as the kernel", s->both_reject_msg_same,
 		   s->both_reject);
 	md_pct_row(f, "rejections: bpfvet's log satisfies `__msg`", s->both_reject_msgs_ok,
 		   s->both_reject_with_msgs);
 	md_pct_row(f, "bpfvet agrees with the annotation (verdicts it reached)", s->ann_agree,
 		   s->ann_runs);
-	md_pct_row(f, "... of them unprivileged runs (no kernel verdict here)", s->ann_agree_unpriv,
+	md_pct_row(f, "... of them unprivileged runs", s->ann_agree_unpriv,
 		   s->ann_runs_unpriv);
 	md_pct_row(f, "bpfvet's log satisfies `__msg` (verdicts it reached)", s->ann_msgs_ok,
 		   s->ann_msgs);
 	md_pct_row(f, "the kernel agrees with the annotation (verdict)", s->kern_ann_agree,
 		   s->compared);
 	md_pct_row(f, "the kernel's log satisfies `__msg`", s->kern_msgs_ok, s->kern_msgs);
-	fprintf(f, "\n%zu passed, %zu failed\n\n", s->passed, s->failed);
+	fprintf(f, "\nunprivileged runs: %zu passed, %zu failed\n", s->mode_passed[1],
+		s->mode_failed[1]);
+	fprintf(f, "\nprivileged runs: %zu passed, %zu failed\n\n", s->mode_passed[0],
+		s->mode_failed[0]);
 }
 
 /* The figures two issues state their acceptance on (scope.h). */

@@ -12,8 +12,9 @@
  * verdict file. The annotation is reported as a second opinion.
  *
  * Output: one table row per test, then the summary, ending with
- * "N passed, N failed" where passed means bpfvet's verdict equals the
- * kernel's. --markdown writes docs/conformance.md, --record the kernel's
+ * "unprivileged runs: N passed, N failed" and, last, the privileged
+ * runs' "N passed, N failed" (the floor's count), where passed means
+ * bpfvet's verdict equals the kernel's. --markdown writes docs/conformance.md, --record the kernel's
  * verdicts for later runs without privileges.
  */
 #include <dirent.h>
@@ -62,7 +63,8 @@ struct runner {
 	char *reference;
 	char *reference_note;
 	char unpriv_note[160];
-	int unpriv_disabled;	/* the sysctl, live mode only */
+	int unpriv_disabled;	/* the sysctl during the run, live mode only */
+	struct bpfvet_unpriv_bpf *unpriv_guard;	/* lowered 2 to 0: restore */
 	struct row *rows;
 	size_t row_cnt, row_cap;
 	size_t programs, aux_programs, bad_specs, objects;
@@ -369,6 +371,8 @@ static int run_bpfvet(const struct obj_ctx *oc, size_t ti, struct row *r, uint32
 			break;
 		r->bv = bv_of(&res);
 		r->bv_insns += res.insns_processed;
+		if (test)
+			r->bv_test_insns = (long long)res.insns_processed;
 		if (r->bv == BV_SUCCESS)
 			continue;
 		r->bv_error = strdup(res.error);
@@ -504,6 +508,7 @@ static int fill_kernel(struct runner *rn, const struct obj_ctx *oc, size_t ti, s
 	kref_free(&r->kernel);
 	r->kernel.verdict = KV_NONE;
 	r->kernel.msg_match = -1;
+	r->kernel.insns = -1;
 	r->kernel.stage = strdup("not recorded");
 	r->kernel.error = strdup("");
 	return r->kernel.stage && r->kernel.error ? 0 : -ENOMEM;
@@ -633,7 +638,9 @@ static int run_test(struct runner *rn, const struct obj_ctx *oc, size_t ti, int 
 	r->expect_failure = sub->expect_failure;
 	r->msg_cnt = sub->msgs.cnt;
 	r->bv_msg_match = -1;
+	r->bv_test_insns = -1;
 	r->kernel.msg_match = -1;
+	r->kernel.insns = -1;
 	r->scope = scope_classify(oc->obj, bpfvet_object__prog(oc->obj, ti));
 	if (!r->object || !r->prog)
 		return -ENOMEM;
@@ -890,8 +897,15 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	       s->no_ref);
 	printf("compared with the kernel: %zu; agree %zu (%.1f%%)\n", s->compared, s->passed,
 	       pct(s->passed, s->compared));
+	printf("  privileged runs: agree %zu of %zu (%.1f%%); unprivileged runs: agree %zu of %zu "
+	       "(%.1f%%)\n", s->mode_passed[0], s->mode_compared[0],
+	       pct(s->mode_passed[0], s->mode_compared[0]), s->mode_passed[1], s->mode_compared[1],
+	       pct(s->mode_passed[1], s->mode_compared[1]));
 	for (int c = CAUSE_UNSUPPORTED; c < CAUSE_NOT_COMPARED; c++)
 		printf("  %-22s %zu\n", cause_name((enum cause)c), s->by_cause[c]);
+	printf("instruction count the same as the kernel's (same verdict, count recorded): "
+	       "privileged %zu of %zu, unprivileged %zu of %zu\n", s->mode_insns_same[0],
+	       s->mode_insns_known[0], s->mode_insns_same[1], s->mode_insns_known[1]);
 	printf("rejections both agree on: %zu; same first message as the kernel: %zu (%.1f%%); "
 	       "__msg satisfied: %zu of %zu\n", s->both_reject, s->both_reject_msg_same,
 	       pct(s->both_reject_msg_same, s->both_reject), s->both_reject_msgs_ok,
@@ -904,7 +918,8 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	printf("time: bpfvet %.2f s, kernel %.2f s\n", (double)rn->bv_ns / 1e9,
 	       (double)rn->kernel_ns / 1e9);
 	print_slowest(rn);
-	printf("%zu passed, %zu failed\n", s->passed, s->failed);
+	printf("unprivileged runs: %zu passed, %zu failed\n", s->mode_passed[1], s->mode_failed[1]);
+	printf("%zu passed, %zu failed\n", s->mode_passed[0], s->mode_failed[0]);
 }
 
 static int write_record(const struct runner *rn, const char *path)
@@ -920,14 +935,16 @@ static int write_record(const struct runner *rn, const char *path)
 		live_kernel_release(rn->live), libbpf_version_string());
 	fprintf(f, "# following the Linux 6.12 selftest loader's rules. %s\n", rn->unpriv_note);
 	fprintf(f, "# Provisional reference until the data of branch kernel (bpfvet kernel) is reconciled.\n");
-	fprintf(f, "object,program,mode,verdict,errno,stage,msg_match,error\n");
+	fprintf(f, "object,program,mode,verdict,errno,stage,msg_match,insns,error\n");
 	for (size_t i = 0; i < rn->row_cnt; i++) {
 		const struct row *r = &rn->rows[i];
-		char num[16];
+		char num[16], insns[24] = "";
 
 		if (r->skip && r->kernel.verdict == KV_SKIPPED && strncmp(r->skip, "unpriv", 6))
 			continue;	/* static skips are decided from the annotations */
 		snprintf(num, sizeof(num), "%d", r->kernel.err);
+		if (r->kernel.insns >= 0)
+			snprintf(insns, sizeof(insns), "%lld", r->kernel.insns);
 		csv_field(f, r->object, false);
 		csv_field(f, r->prog, false);
 		csv_field(f, r->mode == CONF_PRIV ? "priv" : "unpriv", false);
@@ -935,6 +952,7 @@ static int write_record(const struct runner *rn, const char *path)
 		csv_field(f, num, false);
 		csv_field(f, r->kernel.stage, false);
 		csv_field(f, r->kernel.msg_match < 0 ? "" : r->kernel.msg_match ? "yes" : "no", false);
+		csv_field(f, insns, false);
 		csv_field(f, r->kernel.error, true);
 	}
 	return fclose(f) ? -errno : 0;
@@ -1045,6 +1063,29 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return o->input_cnt ? 0 : -EINVAL;
 }
 
+/* Unprivileged runs need kernel.unprivileged_bpf_disabled=0: root lowers
+ * 2 for the run (restored in main, at exit or on a signal); 1 is final. */
+static int open_unpriv(struct runner *rn)
+{
+	char why[160];
+	int st = bpfvet_unpriv_bpf__open(&rn->unpriv_guard, why, sizeof(why));
+
+	if (st < 0) {
+		fprintf(stderr, "conformance-runner: unprivileged_bpf_disabled: %s\n",
+			strerror(-st));
+		return st;
+	}
+	rn->unpriv_disabled = live_unpriv_disabled();
+	if (st != BPFVET_UNPRIV_ALLOWED)
+		fprintf(stderr, "conformance-runner: %s%s\n", why,
+			rn->unpriv_disabled ? "; unprivileged runs are skipped" : "");
+	snprintf(rn->unpriv_note, sizeof(rn->unpriv_note),
+		 "kernel.unprivileged_bpf_disabled=%d%s: unprivileged runs are %s.",
+		 rn->unpriv_disabled, st == BPFVET_UNPRIV_OPENED ? " (lowered from 2 for the run)" : "",
+		 rn->unpriv_disabled ? "skipped" : "loaded");
+	return 0;
+}
+
 static int setup_live(struct runner *rn)
 {
 	char why[256];
@@ -1055,10 +1096,9 @@ static int setup_live(struct runner *rn)
 			fprintf(stderr, "conformance-runner: %s\n", why);
 		return err;
 	}
-	rn->unpriv_disabled = live_unpriv_disabled();
-	snprintf(rn->unpriv_note, sizeof(rn->unpriv_note),
-		 "kernel.unprivileged_bpf_disabled=%d: unprivileged runs are %s.",
-		 rn->unpriv_disabled, rn->unpriv_disabled ? "skipped" : "loaded");
+	err = open_unpriv(rn);
+	if (err)
+		return err;
 	rn->reference = xasprintf("live kernel (Linux %s)", live_kernel_release(rn->live));
 	rn->reference_note = xasprintf("Loaded now with libbpf %s, following the selftest loader.",
 				       libbpf_version_string());
@@ -1147,7 +1187,7 @@ int main(int argc, char **argv)
 	struct logbuf lb = { 0 };
 	struct paths paths = { 0 };
 	uint64_t t0;
-	int err;
+	int err, rc;
 
 	err = parse_args(argc, argv, &rn.opt);
 	if (err) {
@@ -1175,6 +1215,12 @@ int main(int argc, char **argv)
 	free(lb.buf);
 	paths_free(&paths);
 	live_close(rn.live);
+	rc = bpfvet_unpriv_bpf__restore(rn.unpriv_guard);
+	if (rc) {
+		fprintf(stderr, "conformance-runner: cannot restore kernel.unprivileged_bpf_disabled=2: "
+			"%s\n", strerror(-rc));
+		err = rc;
+	}
 	recorded_free(rn.rec);
 	free(rn.reference);
 	free(rn.reference_note);

@@ -48,6 +48,7 @@ struct row {
 	char *bv_msg_detail;	/* the first pattern that failed */
 	uint64_t bv_ns;
 	uint64_t bv_insns;
+	long long bv_test_insns;	/* the test program's alone, -1 if not verified */
 
 	enum cause cause;
 	char *feature;		/* CAUSE_UNSUPPORTED: the feature */
@@ -69,6 +70,12 @@ struct summary {
 	size_t no_ref;		/* no kernel verdict known */
 	size_t compared;	/* rows with a kernel verdict */
 	size_t passed, failed;
+	/* The same per mode, [0] privileged and [1] unprivileged runs: the
+	 * floor (tests/conformance/floor) counts the privileged ones. */
+	size_t mode_compared[2], mode_passed[2], mode_failed[2];
+	/* Agreeing runs whose kernel count is known, and those where bpfvet
+	 * processed as many instructions. */
+	size_t mode_insns_known[2], mode_insns_same[2];
 	size_t by_cause[CAUSE_CNT];
 	size_t both_reject;	/* passed rejections */
 	size_t both_reject_msg_same;
