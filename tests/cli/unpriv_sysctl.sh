@@ -3,8 +3,9 @@
 # back after it, whether the run ends normally, with an error, or by
 # SIGTERM, SIGINT or SIGHUP. The unprivileged load is really unprivileged:
 # the kernel rejects a pointer leak that it accepts with CAP_PERFMON.
-# Meaningful only as root with the sysctl at 2; elsewhere every check is a
-# SKIP. Never leaves the sysctl changed (the EXIT trap puts 2 back).
+# Meaningful only as root of the initial user namespace, with BPF
+# privileges and the sysctl at 2; elsewhere every check is a SKIP. Never
+# leaves the sysctl changed (the EXIT trap puts 2 back).
 . tests/lib.sh
 SYSCTL=/proc/sys/kernel/unprivileged_bpf_disabled
 RUNNER=build/conformance-runner
@@ -22,6 +23,12 @@ elif [ "$(value)" != 2 ]; then
 	why="kernel.unprivileged_bpf_disabled is '$(value)', not 2"
 elif [ ! -f "$LEAK" ] || [ ! -x "$RUNNER" ]; then
 	why="build $LEAK and $RUNNER first (make progs build/conformance-runner)"
+elif ! (printf 2 >$SYSCTL) 2>/dev/null; then
+	# uid 0 of a user namespace: root by id, yet /proc/sys is not its own.
+	why="cannot write $SYSCTL (not root of the initial user namespace)"
+elif ! $BPFVET kernel -o csv $LEAK 2>/dev/null |
+	grep -q '^unpriv_leak.o,plain_ret,socket,socket_filter,success,'; then
+	why="no BPF privileges: a privileged load of $LEAK did not succeed"
 fi
 if [ -n "$why" ]; then
 	for n in $NAMES; do skip "$n" "$why"; done
