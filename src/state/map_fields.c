@@ -781,13 +781,16 @@ const struct map_field *map_field_at(const struct vet_env *env,
 	return record_field_at(map_record_of(env, map), off, mask);
 }
 
+const struct map_field *record_field_of_type(const struct map_record *rec, uint32_t mask)
+{
+	for (uint32_t i = 0; rec && i < rec->cnt; i++)
+		if (rec->fields[i].type & mask)
+			return &rec->fields[i];
+	return NULL;
+}
+
 const struct map_field *map_field_of_type(const struct vet_env *env,
 					  const struct bpfvet_map *map, uint32_t type)
 {
-	const struct map_record *rec = map_record_of(env, map);
-
-	for (uint32_t i = 0; i < rec->cnt; i++)
-		if (rec->fields[i].type == type)
-			return &rec->fields[i];
-	return NULL;
+	return record_field_of_type(map_record_of(env, map), type);
 }

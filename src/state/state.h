@@ -612,6 +612,8 @@ const struct map_field *record_field_at(const struct map_record *rec, uint32_t o
 const struct map_field *map_field_at(const struct vet_env *env,
 				     const struct bpfvet_map *map, uint32_t off,
 				     uint32_t mask);
+/* The first field of a kind in `mask`, or NULL. */
+const struct map_field *record_field_of_type(const struct map_record *rec, uint32_t mask);
 const struct map_field *map_field_of_type(const struct vet_env *env,
 					  const struct bpfvet_map *map, uint32_t type);
 /* The record of a program-BTF struct that may be an allocated object, or

@@ -320,12 +320,8 @@ int alloc_obj_check_access(struct vet_env *env, const struct reg_state *reg, int
 int alloc_obj_field_arg(struct vet_env *env, const struct reg_state *reg, uint32_t type,
 			const char *what, int64_t off)
 {
-	const struct map_record *rec = alloc_obj_record(env, reg);
-	const struct map_field *f = NULL;
+	const struct map_field *f = record_field_of_type(alloc_obj_record(env, reg), type);
 
-	for (uint32_t i = 0; rec && i < rec->cnt && !f; i++)
-		if (rec->fields[i].type == type)
-			f = &rec->fields[i];
 	if (!f) {
 		verbose(env, "local 'kptr' has no valid %s\n", what);
 		return -EINVAL;

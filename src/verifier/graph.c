@@ -84,22 +84,13 @@ static const struct map_record *reg_record(const struct vet_env *env,
 	return alloc_obj_record(env, reg);
 }
 
-static const struct map_field *record_find(const struct map_record *rec, uint32_t off,
-					   uint32_t type)
-{
-	for (uint32_t i = 0; rec && i < rec->cnt; i++)
-		if (rec->fields[i].off == off && (rec->fields[i].type & type))
-			return &rec->fields[i];
-	return NULL;
-}
-
 /* The offset of the record's lock, -1 without one. */
 static int lock_off(const struct map_record *rec)
 {
-	for (uint32_t i = 0; rec && i < rec->cnt; i++)
-		if (rec->fields[i].type & (FIELD_SPIN_LOCK | FIELD_RES_SPIN_LOCK))
-			return (int)rec->fields[i].off;
-	return -1;
+	const struct map_field *f =
+		record_field_of_type(rec, FIELD_SPIN_LOCK | FIELD_RES_SPIN_LOCK);
+
+	return f ? (int)f->off : -1;
 }
 
 /*
@@ -152,7 +143,7 @@ int graph_root_arg(struct vet_env *env, uint32_t regno, uint32_t field_type,
 	}
 	rec = reg_record(env, reg);
 	off = (uint32_t)reg->off + (uint32_t)reg->b.var_off.value;
-	f = record_find(rec, off, field_type);
+	f = record_field_at(rec, off, field_type);
 	if (!f) {
 		verbose(env, "%s not found at offset=%u\n", what, off);
 		return -EINVAL;
@@ -234,7 +225,7 @@ int graph_node_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t reg
 		return -EINVAL;
 	}
 	off = (uint32_t)reg->off + (uint32_t)reg->b.var_off.value;
-	if (!record_find(reg_record(env, reg), off, field_type)) {
+	if (!record_field_at(reg_record(env, reg), off, field_type)) {
 		verbose(env, "%s not found at offset=%u\n", what, off);
 		return -EINVAL;
 	}
@@ -411,7 +402,7 @@ int set_rbtree_add_cb(struct vet_env *env, struct func_state *caller,
 	int err;
 
 	(void)callsite;
-	root = record_find(reg_record(env, root_reg),
+	root = record_field_at(reg_record(env, root_reg),
 			   (uint32_t)root_reg->off + (uint32_t)root_reg->b.var_off.value,
 			   FIELD_RB_ROOT);
 	if (!root || !root->graph_value_id)
