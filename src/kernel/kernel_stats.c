@@ -90,6 +90,14 @@ static const char *glued_time(const char *line, size_t len)
 	return p && p != line ? p : NULL;
 }
 
+/* 6.12 follows "infinite loop detected at insn N" with the two states
+ * that closed the loop; the message is the line before them. */
+static bool is_loop_state_dump(const char *line, size_t len)
+{
+	return (len >= 10 && !memcmp(line, "cur state:", 10)) ||
+	       (len >= 10 && !memcmp(line, "old state:", 10));
+}
+
 static bool last_message(const char *log, bool skip_core, char *buf, size_t sz,
 			 bool *is_core)
 {
@@ -103,7 +111,7 @@ static bool last_message(const char *log, bool skip_core, char *buf, size_t sz,
 		if (glued)
 			len = (size_t)(glued - line);
 		if (is_blank(line, len) || is_stats_line(line, len) || is_source_line(line, len) ||
-		    (core && skip_core))
+		    is_loop_state_dump(line, len) || (core && skip_core))
 			continue;
 		if (len >= sz)
 			len = sz - 1;

@@ -45,6 +45,8 @@ static void remember_line(struct vet_log *log, const char *text, size_t n)
 {
 	/* Keep the last non-empty line for the error summary, whether it
 	 * came in one piece or several. */
+	if (log->error_held)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		if (text[i] == '\n') {
 			log->line_open = false;

@@ -35,6 +35,9 @@ struct vet_log {
 	/* last_line has no newline yet: the next text continues it (messages
 	 * are often printed in several pieces). */
 	bool line_open;
+	/* last_line is the rejection reason even though more text follows
+	 * (6.12's state dump after "infinite loop detected"). */
+	bool error_held;
 };
 
 void log_init(struct vet_log *log, uint32_t level, vet_log_fn sink, void *ctx);
@@ -47,6 +50,11 @@ void log_vprintf(struct vet_log *log, const char *fmt, va_list ap);
 static inline bool log_enabled(const struct vet_log *log)
 {
 	return log->level != 0;
+}
+/* The line just printed stays the error summary: what follows explains it. */
+static inline void log_hold_error(struct vet_log *log)
+{
+	log->error_held = true;
 }
 /* Absolute position (bytes ever written), for rewinding and alignment. */
 size_t log_pos(const struct vet_log *log);

@@ -140,6 +140,7 @@ static int report_infinite_loop(struct vet_env *env, uint32_t idx, const struct 
 	verbose(env, "infinite loop detected at insn %u\n", idx);
 	if (!env_has(env, KVER_EXACT_LOOP_CHECK))
 		return -EINVAL;
+	log_hold_error(&env->log);
 	verbose(env, "cur state:");
 	print_frame(env, cur, cur->frame[cur->curframe], true);
 	verbose(env, "old state:");

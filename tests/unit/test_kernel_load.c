@@ -543,6 +543,13 @@ static void test_log_parsing(struct test_ctx *t)
 		"verification time 380 usec\n"
 		"processed 1 insns (limit 1000000) max_states_per_insn 0 total_states 0 "
 		"peak_states 0 mark_read 0\n";
+	const char *loop_612 =
+		"2: (05) goto pc-2\n"
+		"infinite loop detected at insn 2\n"
+		"cur state: R0_w=1 R1=ctx() R10=fp0\n"
+		"old state: R0_w=1 R1=ctx() R10=fp0\n"
+		"processed 4 insns (limit 1000000) max_states_per_insn 0 total_states 1 "
+		"peak_states 1 mark_read 1\n";
 	const char *core_only =
 		"CO-RE relocating STRUCT task_struct: found target candidate [140]\n"
 		"prog '': relo #0: <byte_off> [5] struct task_struct.pid (0:1 @ offset 4)\n";
@@ -570,6 +577,10 @@ static void test_log_parsing(struct test_ctx *t)
 	CHECK_INT(t, res.duration_ns, 56000);
 	CHECK(t, kstats_error_line(source_last, line, sizeof(line)));
 	CHECK_STR(t, line, "invalid bpf_context access off=72 size=4");
+	/* 6.12's states after a loop are no message (verifier_cfg on Debian's
+	 * 6.12.118, tests/conformance/kernel-6.12-logs.txt.xz). */
+	CHECK(t, kstats_error_line(loop_612, line, sizeof(line)));
+	CHECK_STR(t, line, "infinite loop detected at insn 2");
 	/* CO-RE notes alone are no verifier output, and no complaint. */
 	CHECK(t, !kstats_verifier_ran(core_only));
 	CHECK(t, !kstats_error_line(core_only, line, sizeof(line)));
