@@ -33,7 +33,8 @@ BPF_TEST_SRCS := $(sort $(wildcard tests/progs/*.c))
 EXAMPLE_SRCS := $(sort $(wildcard examples/*.bpf.c))
 # The conformance runner (tests/conformance, not part of the library); the
 # annotation reader is also linked into the tests/unit/test_conf_* tests.
-CONF_SRCS := $(sort $(wildcard tests/conformance/*.c))
+# The runner reads target profiles as the CLI does.
+CONF_SRCS := $(sort $(wildcard tests/conformance/*.c)) tools/profile.c
 CONF_HDRS := $(wildcard tests/conformance/*.h)
 CONF_LIB_SRCS := tests/conformance/annotations.c
 HDRS := $(wildcard include/*.h src/*/*.h src/*/data/*.h tools/*.h tests/unit/*.h)
@@ -131,9 +132,17 @@ LIBBPF_REF := $(B)/libbpf-6.12/libbpf.a
 $(LIBBPF_REF): scripts/build-libbpf.sh
 	scripts/build-libbpf.sh $(B)/libbpf-6.12
 $(B)/conformance-runner: $(CONF_SRCS) $(CONF_HDRS) $(HDRS) $(B)/libbpfvet.a $(LIBBPF_REF)
-	$(CC) $(BASE_CFLAGS) -Itests/conformance $(CFLAGS) $(PKG_CFLAGS) \
+	$(CC) $(BASE_CFLAGS) -Itests/conformance -Itools $(CFLAGS) $(PKG_CFLAGS) \
 		$(CONF_SRCS) $(B)/libbpfvet.a $(LIBBPF_REF) -o $@ \
 		$(shell pkg-config --libs libelf zlib) -lm
+
+# The runner inside the reference VMs (scripts/kernel-vm.sh --testloader):
+# static, as bpfvet-static.
+$(B)/conformance-runner-static: $(CONF_SRCS) $(CONF_HDRS) $(HDRS) $(B)/libbpfvet.a $(LIBBPF_REF)
+	$(CC) $(BASE_CFLAGS) -Itests/conformance -Itools $(CFLAGS) $(PKG_CFLAGS) -static \
+		$(CONF_SRCS) $(B)/libbpfvet.a $(LIBBPF_REF) -o $@ -lelf -lz -lm 2>&1 | \
+		{ grep -v "statically linked applications requires at runtime" || true; }
+	@test -x $@
 
 # Custom loaders' objects often carry no BTF.
 $(B)/progs/conv_bare.o $(B)/progs/conv_calls.o $(B)/progs/conv_falco.o \

@@ -17,6 +17,14 @@
 #   --no-logs      verdicts only
 #   --prepare      only fetch, unpack and build the VM; print its folder
 #   --profile      only boot it to write the target profile (below)
+#   --testloader   the annotated selftests instead, with the selftest
+#                  loader's semantics (tests/conformance/README.md): the
+#                  conformance runner records, in the guest, each test's
+#                  privileged and unprivileged run (the guest's root lowers
+#                  kernel.unprivileged_bpf_disabled to 0 for the run and
+#                  puts it back); default --out
+#                  tests/conformance/kernel-VERSION-testloader.csv, objects
+#                  build/corpus/verifier/verifier_*.bpf.o
 #   --timeout S    give the guest S seconds (default 3600)
 #   --time-limit S a program the guest has not decided in S seconds gets
 #                  the verdict "timeout" (default 120; TCG is slow)
@@ -72,6 +80,7 @@ PKG=""
 want_logs=1
 prepare=0
 profile_only=0
+testloader=0
 timeout_s=3600
 batch=25
 time_limit=120
@@ -85,6 +94,7 @@ while [ $# -gt 0 ]; do
 	--no-logs) want_logs=0 ;;
 	--prepare) prepare=1 ;;
 	--profile) profile_only=1 ;;
+	--testloader) testloader=1 ;;
 	--timeout) [ $# -ge 2 ] || die "--timeout needs seconds"; timeout_s=$2; shift ;;
 	--batch) [ $# -ge 2 ] || die "--batch needs a number"; batch=$2; shift ;;
 	--time-limit) [ $# -ge 2 ] || die "--time-limit needs seconds"; time_limit=$2; shift ;;
@@ -174,6 +184,12 @@ EOF
 build_initrd() {
 	make -C "$ROOT" -s build/bpfvet-static >/dev/null || die "cannot build build/bpfvet-static"
 	cp "$ROOT/build/bpfvet-static" "$VM/initrd.d/bin/bpfvet"
+	rm -f "$VM/initrd.d/bin/conformance-runner"
+	if [ $testloader = 1 ]; then
+		make -C "$ROOT" -s build/conformance-runner-static >/dev/null ||
+			die "cannot build build/conformance-runner-static"
+		cp "$ROOT/build/conformance-runner-static" "$VM/initrd.d/bin/conformance-runner"
+	fi
 	cp "$(command -v busybox)" "$VM/initrd.d/bin/busybox"
 	write_init
 	(cd "$VM/initrd.d" && find . | busybox cpio -o -H newc >"$VM/initrd" 2>/dev/null) ||
@@ -190,6 +206,12 @@ if [ $prepare = 1 ]; then
 	exit 0
 fi
 
+if [ $testloader = 1 ]; then
+	[ "$OUT" != "$ROOT/tests/conformance/kernel-$VERSION.csv" ] ||
+		OUT="$ROOT/tests/conformance/kernel-$VERSION-testloader.csv"
+	[ ${#objs[@]} -gt 0 ] || objs=("$ROOT"/build/corpus/verifier/verifier_*.bpf.o)
+	[ -e "${objs[0]}" ] || die "build/corpus/verifier is missing: make corpus"
+fi
 if [ $profile_only = 1 ]; then
 	objs=()
 elif [ ${#objs[@]} = 0 ]; then
@@ -202,19 +224,10 @@ elif [ ${#objs[@]} = 0 ]; then
 	      "$ROOT"/build/realworld/cilium-ebpf/*.elf)
 fi
 
-# The share: every object under its own name (bpfvet kernel names rows by
-# base name, so two objects may not share one), the config, the job.
-SHARE=$(mktemp -d "$CACHE/share.XXXXXX")
-trap 'rm -rf "$SHARE"' EXIT
-mkdir -p "$SHARE/objs" "$SHARE/logs"
-for o in "${objs[@]}"; do
-	b=$(basename "$o")
-	[ -e "$SHARE/objs/$b" ] && die "two objects named $b"
-	cp "$o" "$SHARE/objs/$b" || die "cannot copy $o"
-	echo "$b"
-done >"$SHARE/list"
-cp "$VM/config" "$SHARE/config"
-cat >"$SHARE/job.sh" <<EOF
+# The guest's part, every object loaded alone: the verdicts, then the
+# logs of the rejected programs.
+record_programs() {
+	cat >"$SHARE/job.sh" <<EOF
 cd /mnt/objs || exit 1
 uname -r >/mnt/uname-r
 uname -v >/mnt/uname-v
@@ -251,6 +264,45 @@ sed 1d /mnt/verdicts.csv | while IFS=, read -r file prog sec type verdict rest; 
 		>>/mnt/logs/all.txt 2>&1
 done
 EOF
+}
+
+# The guest's part in --testloader mode: the conformance runner against
+# the live kernel (both modes of every test), its record to the share.
+record_testloader() {
+	cat >"$SHARE/job.sh" <<EOF
+cd /mnt || exit 1
+uname -r >/mnt/uname-r
+uname -v >/mnt/uname-v
+cat /proc/kallsyms >/mnt/kallsyms
+mkdir -p /boot && cp /mnt/config "/boot/config-\$(uname -r)"
+mkdir -p /mnt/verifier
+for o in \$(cat /mnt/list); do mv "/mnt/objs/\$o" /mnt/verifier/; done
+/bin/conformance-runner -q --reference live --btf none --time-limit $time_limit \\
+	--record /mnt/testloader.csv /mnt/verifier >/mnt/runner.out 2>/mnt/verdicts.err
+echo "runner exit \$?" >>/mnt/verdicts.err
+EOF
+}
+
+# The share: every object under its own name (bpfvet kernel names rows by
+# base name, so two objects may not share one), the config, the job.
+SHARE=$(mktemp -d "$CACHE/share.XXXXXX")
+trap 'rm -rf "$SHARE"' EXIT
+mkdir -p "$SHARE/objs" "$SHARE/logs"
+for o in "${objs[@]}"; do
+	b=$(basename "$o")
+	[ -e "$SHARE/objs/$b" ] && die "two objects named $b"
+	cp "$o" "$SHARE/objs/$b" || die "cannot copy $o"
+	echo "$b"
+done >"$SHARE/list"
+cp "$VM/config" "$SHARE/config"
+if [ $testloader = 1 ]; then
+	# __btf_path names a file the runner looks for in ../progs.
+	mkdir -p "$SHARE/progs"
+	cp "$ROOT"/build/corpus/progs/btf__core_reloc_*.bpf.o "$SHARE/progs/" 2>/dev/null || true
+	record_testloader
+else
+	record_programs
+fi
 
 say "booting $RELEASE ($PKG) over ${#objs[@]} objects"
 start=$(date +%s)
@@ -286,6 +338,15 @@ write_profile() {
 }
 write_profile
 [ $profile_only = 0 ] || exit 0
+if [ $testloader = 1 ]; then
+	grep -q '^runner exit 0$' "$SHARE/verdicts.err" && [ -s "$SHARE/testloader.csv" ] ||
+		die "the runner failed in the guest: $(tail -n 5 "$SHARE/verdicts.err")"
+	# The runner names the running kernel; say which package it was.
+	sed "3a # Booted under qemu by scripts/kernel-vm.sh $VERSION --testloader: $(basename "$DEB" .deb)." \
+		"$SHARE/testloader.csv" >"$OUT.tmp" && mv "$OUT.tmp" "$OUT"
+	say "$(grep -vc "^#" "$OUT") rows in $OUT"
+	exit 0
+fi
 [ -s "$SHARE/verdicts.csv" ] || die "no verdicts: $(head -c 500 "$SHARE/verdicts.err")"
 
 python3 - "$SHARE/verdicts.csv" >"$OUT.tmp" <<'EOF'

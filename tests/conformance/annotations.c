@@ -309,7 +309,7 @@ static const struct {
 };
 
 /* `[!]NAME` or `[!]NUMBER`: set or clear. */
-static int apply_flag(const char *s, uint32_t *flags)
+static int apply_flag(const char *s, uint32_t *flags, uint32_t *named)
 {
 	bool clear = *s == '!';
 	uint32_t f = 0;
@@ -325,10 +325,13 @@ static int apply_flag(const char *s, uint32_t *flags)
 			return -EINVAL;
 		f = (uint32_t)n;
 	}
-	if (clear)
+	if (clear) {
 		*flags &= ~f;
-	else
+		*named &= ~f;
+	} else {
 		*flags |= f;
+		*named |= f;
+	}
 	return 0;
 }
 
@@ -528,7 +531,7 @@ static int parse_valued_tag(struct parse_state *ps, const char *s)
 		return 0;
 	}
 	if ((v = plain_value(s, "test_prog_flags")))
-		return apply_flag(v, &sp->prog_flags) ? bad_value(ps, "__flag", v) : 0;
+		return apply_flag(v, &sp->prog_flags, &sp->flags_named) ? bad_value(ps, "__flag", v) : 0;
 	if ((v = plain_value(s, "test_arch"))) {
 		uint32_t bit = arch_bit(v);
 

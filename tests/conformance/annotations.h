@@ -85,6 +85,7 @@ struct conf_spec {
 	bool auxiliary;		/* __auxiliary[_unpriv]: loaded, never run */
 	uint32_t log_level;
 	uint32_t prog_flags;	/* default flags with every __flag applied */
+	uint32_t flags_named;	/* set by a __flag, default or not */
 	uint32_t arch_mask;	/* 0: every architecture */
 	uint64_t caps_unpriv;	/* bit n: capability n kept in unpriv mode */
 	int load_mode;		/* 0, CONF_LOAD_JITED or CONF_LOAD_NO_JITED */

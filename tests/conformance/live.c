@@ -9,11 +9,14 @@
  * log of a rejection is always there.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -22,6 +25,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "annotations.h"
 #include "reference.h"
 
 /* The selftest loader's log buffer (TEST_LOADER_LOG_BUF_SZ). */
@@ -31,6 +35,8 @@
 struct live_ctx {
 	char *log;
 	char release[128];
+	uint32_t default_flags;	/* the CONF_DEFAULT_FLAGS it accepts */
+	unsigned int time_limit;	/* seconds per test, 0 for none */
 };
 
 /*
@@ -133,14 +139,26 @@ const char *live_kernel_release(struct live_ctx *ctx)
 	return ctx->release;
 }
 
-/* A two-instruction socket filter: can this process load programs? */
-static int probe_load(void)
+void live_set_time_limit(struct live_ctx *ctx, unsigned int seconds)
+{
+	ctx->time_limit = seconds;
+}
+
+uint32_t live_default_flags(const struct live_ctx *ctx)
+{
+	return ctx->default_flags;
+}
+
+/* A two-instruction socket filter: can this process load programs, with
+ * these flags? */
+static int probe_load(uint32_t flags)
 {
 	static const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "conf_probe", "GPL", insns, 2, NULL);
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .prog_flags = flags);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "conf_probe", "GPL", insns, 2, &o);
 
 	if (fd < 0)
 		return -errno;
@@ -155,7 +173,7 @@ int live_open(struct live_ctx **ctxp, char *why, size_t why_sz)
 	int err;
 
 	*ctxp = NULL;
-	err = probe_load();
+	err = probe_load(0);
 	if (err) {
 		snprintf(why, why_sz, "the kernel refuses BPF_PROG_LOAD: %s", strerror(-err));
 		return err;
@@ -174,6 +192,11 @@ int live_open(struct live_ctx **ctxp, char *why, size_t why_sz)
 	}
 	if (!uname(&u))
 		snprintf(ctx->release, sizeof(ctx->release), "%s", u.release);
+	/* The selftest loader keeps the test flags its kernel knows: 6.1 has
+	 * no BPF_F_TEST_REG_INVARIANTS and fails any load that sets it. */
+	for (uint32_t f = CONF_DEFAULT_FLAGS; f; f &= f - 1)
+		if (!probe_load(f & -f))
+			ctx->default_flags |= f & -f;
 	libbpf_set_print(capture_print);
 	*ctxp = ctx;
 	return 0;
@@ -216,6 +239,49 @@ static bool unpriv_capable_map(const struct bpf_map *map)
 	default:
 		return false;
 	}
+}
+
+/* The test's flags less the defaults this kernel does not know; a flag
+ * the test names itself is kept, and fails the load as it would there. */
+static uint32_t test_flags(const struct live_ctx *ctx, const struct live_test *t)
+{
+	uint32_t unknown = CONF_DEFAULT_FLAGS & ~ctx->default_flags & ~t->flags_named;
+
+	return t->prog_flags & ~unknown;
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* The verifier stops with EAGAIN when a signal is pending; libbpf retries
+ * EAGAIN a few times, so the timer keeps firing until the load returns.
+ * An emulated 6.1 takes an hour over verifier_search_pruning/short_loop1. */
+static int load_in_time(const struct live_ctx *ctx, struct bpf_object *obj, bool *timed_out)
+{
+	struct itimerval on = {
+		.it_value = { .tv_sec = ctx->time_limit },
+		.it_interval = { .tv_usec = 50000 },
+	}, off = { 0 };
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct timespec t0, t1;
+	int err;
+
+	*timed_out = false;
+	if (!ctx->time_limit)
+		return bpf_object__load(obj);
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGALRM, &sa, &old))
+		return -errno;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	setitimer(ITIMER_REAL, &on, NULL);
+	err = bpf_object__load(obj);
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*timed_out = err && t1.tv_sec - t0.tv_sec >= (time_t)ctx->time_limit;
+	return err;
 }
 
 static bool is_aux(const struct live_test *t, const char *name)
@@ -440,6 +506,7 @@ static void load_object(struct live_ctx *ctx, const struct live_test *t, struct 
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	struct bpf_map *map;
+	bool timed_out;
 	int err;
 
 	obj = bpf_object__open_file(t->path, &oo);
@@ -462,11 +529,17 @@ static void load_object(struct live_ctx *ctx, const struct live_test *t, struct 
 	ctx->log[0] = 0;
 	bpf_program__set_log_buf(prog, ctx->log, LIVE_LOG_SZ);
 	bpf_program__set_log_level(prog, t->log_level);
-	bpf_program__set_flags(prog, bpf_program__flags(prog) | t->prog_flags);
+	bpf_program__set_flags(prog, bpf_program__flags(prog) | test_flags(ctx, t));
 	bpf_object__for_each_map(map, obj)
 		bpf_map__set_autocreate(map, !t->unpriv || unpriv_capable_map(map));
-	err = bpf_object__load(obj);
-	if (!err) {
+	err = load_in_time(ctx, obj, &timed_out);
+	if (timed_out) {
+		out->verdict = KV_SKIPPED;
+		out->err = err;
+		out->stage = fmt_dup("time limit %u s", ctx->time_limit);
+		out->error = fmt_dup("no verdict within %u s: the load was interrupted",
+				     ctx->time_limit);
+	} else if (!err) {
 		out->verdict = KV_SUCCESS;
 		out->stage = strdup("verifier");
 		out->error = strdup("");

@@ -55,6 +55,7 @@ struct live_test {
 	bool unpriv;			/* create only maps an unprivileged user may */
 	uint32_t log_level;
 	uint32_t prog_flags;		/* added to the section's flags */
+	uint32_t flags_named;		/* of those, named by a __flag */
 	uint64_t caps_off;		/* effective capabilities to drop */
 	uint64_t caps_on;		/* then to raise */
 };
@@ -72,6 +73,11 @@ void live_close(struct live_ctx *ctx);
 int live_unpriv_disabled(void);
 /* `uname -r`. */
 const char *live_kernel_release(struct live_ctx *ctx);
+/* A load not decided in this many seconds gets no verdict (skipped,
+ * stage "time limit"); 0, the default, waits. */
+void live_set_time_limit(struct live_ctx *ctx, unsigned int seconds);
+/* The default test flags (CONF_DEFAULT_FLAGS) this kernel accepts. */
+uint32_t live_default_flags(const struct live_ctx *ctx);
 /* Whether the JIT is on (net.core.bpf_jit_enable != 0). */
 bool live_jit_enabled(void);
 

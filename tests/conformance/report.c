@@ -20,6 +20,7 @@ static const char *const cause_names[CAUSE_CNT] = {
 	[CAUSE_FALSE_ACCEPT] = "kernel rejects, bpfvet accepts",
 	[CAUSE_COMPLEXITY] = "complexity limit",
 	[CAUSE_BPFVET_ERROR] = "bpfvet error",
+	[CAUSE_FALSE_REFUSAL] = "bpfvet refuses the load",
 	[CAUSE_NOT_COMPARED] = "not compared",
 };
 
@@ -35,6 +36,7 @@ const char *bv_name(enum bv_verdict v)
 	case BV_FAILURE: return "failure";
 	case BV_UNSUPPORTED: return "unsupported";
 	case BV_ERROR: return "error";
+	case BV_REFUSED: return "refused";
 	default: return "-";
 	}
 }
@@ -117,6 +119,8 @@ static void count_compared(const struct row *r, struct summary *s)
 		return;
 	s->both_reject++;
 	s->both_reject_msg_same += r->msg_same == 1;
+	s->mode_both_reject[m]++;
+	s->mode_msg_same[m] += r->msg_same == 1;
 	if (r->bv_msg_match >= 0) {
 		s->both_reject_with_msgs++;
 		s->both_reject_msgs_ok += r->bv_msg_match == 1;
@@ -154,8 +158,10 @@ void summary_compute(const struct row *rows, size_t cnt, struct summary *s)
 		count_annotation(r, s);
 		if (r->skip)
 			count_skip(r, s);
-		else if (r->kernel.verdict == KV_REFUSED)
+		else if (r->kernel.verdict == KV_REFUSED) {
 			s->refused++;
+			s->refused_both += r->bv == BV_REFUSED;
+		}
 		else if (r->kernel.verdict == KV_NONE)
 			s->no_ref++;
 		if (r->cause != CAUSE_NOT_COMPARED) {
@@ -231,6 +237,7 @@ static char *group_of(const struct row *r, enum cause c)
 		return strdup(r->feature);
 	case CAUSE_FALSE_REJECT:
 	case CAUSE_BPFVET_ERROR:
+	case CAUSE_FALSE_REFUSAL:
 		return msg_shape(r->bv_error);
 	case CAUSE_FALSE_ACCEPT:
 		return msg_shape(r->kernel_msg);
@@ -349,7 +356,8 @@ static void write_summary(FILE *f, const struct summary *s)
 	fprintf(f, "| skipped: unprivileged BPF disabled | %zu | |\n", s->skipped_unpriv);
 	if (s->skipped_other)
 		fprintf(f, "| skipped: other | %zu | |\n", s->skipped_other);
-	fprintf(f, "| kernel refused to load (no verdict) | %zu | |\n", s->refused);
+	fprintf(f, "| kernel refused to load (no verdict) | %zu | bpfvet refuses %zu of them |\n",
+		s->refused, s->refused_both);
 	if (s->no_ref)
 		fprintf(f, "| no kernel verdict recorded | %zu | |\n", s->no_ref);
 	md_pct_row(f, "**bpfvet agrees with the kernel**", s->passed, s->compared);
@@ -361,6 +369,8 @@ static void write_summary(FILE *f, const struct summary *s)
 		   s->mode_insns_same[1], s->mode_insns_known[1]);
 	md_pct_row(f, "rejections: same first error message as the kernel", s->both_reject_msg_same,
 		   s->both_reject);
+	md_pct_row(f, "... privileged runs", s->mode_msg_same[0], s->mode_both_reject[0]);
+	md_pct_row(f, "... unprivileged runs", s->mode_msg_same[1], s->mode_both_reject[1]);
 	md_pct_row(f, "rejections: bpfvet's log satisfies `__msg`", s->both_reject_msgs_ok,
 		   s->both_reject_with_msgs);
 	md_pct_row(f, "bpfvet agrees with the annotation (verdicts it reached)", s->ann_agree,
@@ -453,10 +463,11 @@ static void write_item(FILE *f, enum cause c, const struct row *r)
 		md_code(f, r->kernel_msg);
 		fprintf(f, ", bpfvet ");
 		md_code(f, r->bv_error);
-	} else if (c == CAUSE_FALSE_REJECT || c == CAUSE_COMPLEXITY || c == CAUSE_BPFVET_ERROR) {
+	} else if (c == CAUSE_FALSE_REJECT || c == CAUSE_COMPLEXITY || c == CAUSE_BPFVET_ERROR ||
+		   c == CAUSE_FALSE_REFUSAL) {
 		if (r->bv_aux)
 			fprintf(f, " (auxiliary `%s`)", r->bv_aux);
-		if (r->bv == BV_FAILURE || r->bv == BV_ERROR) {
+		if (r->bv == BV_FAILURE || r->bv == BV_ERROR || r->bv == BV_REFUSED) {
 			fprintf(f, ": ");
 			md_code(f, r->bv_error);
 		}
@@ -522,6 +533,7 @@ static const struct {
 	{ CAUSE_FALSE_ACCEPT, "Kernel rejects, bpfvet accepts", "the kernel's message (digits as N)" },
 	{ CAUSE_COMPLEXITY, "Complexity limits", "the message (digits as N)" },
 	{ CAUSE_BPFVET_ERROR, "bpfvet errors", "bpfvet's error" },
+	{ CAUSE_FALSE_REFUSAL, "The kernel verifies, bpfvet refuses the load", "bpfvet's reason" },
 	{ CAUSE_PASS, "Both reject, with different messages", "the kernel's message (digits as N)" },
 	{ CAUSE_NOT_COMPARED, "Not compared", "why" },
 };

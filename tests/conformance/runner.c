@@ -31,6 +31,7 @@
 #include <bpf/libbpf.h>
 
 #include "annotations.h"
+#include "cli.h"
 #include "runner.h"
 
 /* The kernel's log buffer in the selftest loader (2 MiB); bpfvet's log is
@@ -49,11 +50,16 @@ struct options {
 	const char *markdown_path;
 	const char *btf_path;	/* bpfvet's CO-RE target, --btf */
 	struct bpfvet_target *target;	/* read once from btf_path */
+	/* --target: the kernel bpfvet plays (its version's rules, config,
+	 * syscall wrapper), as `bpfvet --target` reads it (tools/profile.c) */
+	struct target_profile *profile;
+	uint32_t kernel_version;	/* 0: the newest rules */
 	const char *glob;
 	bool quiet;
 	bool verbose;
 	bool caps_override;
 	uint64_t caps_off_priv;	/* --priv-caps-off */
+	unsigned int time_limit;	/* --time-limit, live loads */
 };
 
 struct runner {
@@ -158,6 +164,7 @@ static void logbuf_reset(struct logbuf *lb)
 /* ------------------------------------------------------------------ */
 
 struct obj_ctx {
+	const struct options *opt;
 	const char *path;
 	const char *base;
 	struct btf *btf;
@@ -236,6 +243,19 @@ static void obj_close(struct obj_ctx *oc)
 	btf__free(oc->btf);
 }
 
+/* What a target profile says of its kernel besides its BTF. */
+static void open_target_facts(const struct options *o, struct bpfvet_open_opts *oo)
+{
+	const struct target_profile *p = o->profile;
+
+	oo->kernel_version = o->kernel_version;
+	if (!p)
+		return;
+	oo->kconfig_path = p->config;
+	oo->kallsyms_path = p->kallsyms;
+	oo->no_syscall_wrapper = p->syscall_wrapper == 0;
+}
+
 static int obj_open(const struct options *o, const char *path, struct obj_ctx *oc)
 {
 	char errbuf[256] = "";
@@ -249,6 +269,8 @@ static int obj_open(const struct options *o, const char *path, struct obj_ctx *o
 	int err;
 
 	memset(oc, 0, sizeof(*oc));
+	oc->opt = o;
+	open_target_facts(o, &oo);
 	oc->path = path;
 	oc->base = slash ? slash + 1 : path;
 	object_caps(o, oc);
@@ -312,7 +334,7 @@ static enum bv_verdict bv_of(const struct bpfvet_result *res)
 	switch (res->verdict) {
 	case BPFVET_ACCEPTED: return BV_SUCCESS;
 	case BPFVET_REJECTED: return BV_FAILURE;
-	default: return BV_UNSUPPORTED;
+	default: return res->err == -ENOEXEC ? BV_REFUSED : BV_UNSUPPORTED;
 	}
 }
 
@@ -334,6 +356,7 @@ static int open_with_btf(const struct obj_ctx *oc, const char *btf_path,
 
 	if (!btf)
 		return -ENOMEM;
+	open_target_facts(oc->opt, &oo);
 	err = bpfvet_object__open(oc->path, &oo, objp);
 	free(btf);
 	if (!err && bpfvet_object__prog_cnt(*objp) != oc->prog_cnt) {
@@ -449,7 +472,7 @@ static int run_live(struct runner *rn, const struct obj_ctx *oc, size_t ti, stru
 	struct live_test t = {
 		.path = oc->path, .prog = r->prog, .unpriv = r->mode == CONF_UNPRIV,
 		.log_level = sp->log_level, .prog_flags = sp->prog_flags,
-		.caps_off = off, .caps_on = on, .aux = aux,
+		.flags_named = sp->flags_named, .caps_off = off, .caps_on = on, .aux = aux,
 	};
 	char *btf = NULL;
 	uint64_t t0 = now_ns();
@@ -556,6 +579,8 @@ static int classify(struct row *r)
 	}
 	if (r->bv == BV_ERROR) {
 		r->cause = CAUSE_BPFVET_ERROR;
+	} else if (r->bv == BV_REFUSED) {
+		r->cause = CAUSE_FALSE_REFUSAL;
 	} else if (r->bv == BV_UNSUPPORTED) {
 		const char *f = r->bv_error ? strstr(r->bv_error, pfx) : NULL;
 
@@ -830,10 +855,20 @@ static void reason(const struct row *r, char *buf, size_t sz)
 	case CAUSE_BPFVET_ERROR:
 		snprintf(buf, sz, "%s", be);
 		break;
+	case CAUSE_FALSE_REFUSAL:
+		snprintf(buf, sz, "kernel verifies; bpfvet refuses: %s", be);
+		break;
 	default:
 		snprintf(buf, sz, "%s%s%s", r->kernel.stage ? r->kernel.stage : "",
 			 ke[0] ? ": " : "", ke);
 		break;
+	}
+	if (r->cause == CAUSE_PASS && r->kernel.insns >= 0 && r->bv_test_insns >= 0 &&
+	    r->kernel.insns != r->bv_test_insns) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, sz - n, "%sinsns %lld, kernel %lld", n ? "; " : "",
+			 r->bv_test_insns, r->kernel.insns);
 	}
 }
 
@@ -893,8 +928,8 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	printf("test runs %zu: %zu priv, %zu unpriv; skipped: %zu arch, %zu unprivileged_bpf_disabled, %zu other\n",
 	       s->runs, s->runs_priv, s->runs_unpriv, s->skipped_arch, s->skipped_unpriv,
 	       s->skipped_other);
-	printf("kernel refused to load (not a verdict): %zu; no kernel verdict: %zu\n", s->refused,
-	       s->no_ref);
+	printf("kernel refused to load (not a verdict): %zu, bpfvet refuses %zu of them; "
+	       "no kernel verdict: %zu\n", s->refused, s->refused_both, s->no_ref);
 	printf("compared with the kernel: %zu; agree %zu (%.1f%%)\n", s->compared, s->passed,
 	       pct(s->passed, s->compared));
 	printf("  privileged runs: agree %zu of %zu (%.1f%%); unprivileged runs: agree %zu of %zu "
@@ -910,6 +945,10 @@ static void print_summary(const struct runner *rn, const struct summary *s)
 	       "__msg satisfied: %zu of %zu\n", s->both_reject, s->both_reject_msg_same,
 	       pct(s->both_reject_msg_same, s->both_reject), s->both_reject_msgs_ok,
 	       s->both_reject_with_msgs);
+	printf("  same first message: privileged %zu of %zu (%.1f%%), unprivileged %zu of %zu "
+	       "(%.1f%%)\n", s->mode_msg_same[0], s->mode_both_reject[0],
+	       pct(s->mode_msg_same[0], s->mode_both_reject[0]), s->mode_msg_same[1],
+	       s->mode_both_reject[1], pct(s->mode_msg_same[1], s->mode_both_reject[1]));
 	printf("agrees with the annotation: %zu of %zu verdicts (%.1f%%); __msg satisfied %zu of %zu\n",
 	       s->ann_agree, s->ann_runs, pct(s->ann_agree, s->ann_runs), s->ann_msgs_ok,
 	       s->ann_msgs);
@@ -934,7 +973,6 @@ static int write_record(const struct runner *rn, const char *path)
 	fprintf(f, "# Recorded with build/conformance-runner --record on Linux %s, libbpf %s,\n",
 		live_kernel_release(rn->live), libbpf_version_string());
 	fprintf(f, "# following the Linux 6.12 selftest loader's rules. %s\n", rn->unpriv_note);
-	fprintf(f, "# Provisional reference until the data of branch kernel (bpfvet kernel) is reconciled.\n");
 	fprintf(f, "object,program,mode,verdict,errno,stage,msg_match,insns,error\n");
 	for (size_t i = 0; i < rn->row_cnt; i++) {
 		const struct row *r = &rn->rows[i];
@@ -976,7 +1014,10 @@ static void usage(FILE *f)
 		"  --recorded FILE      recorded verdicts (default " DEFAULT_RECORDED ")\n"
 		"  --btf FILE           bpfvet's CO-RE target BTF (default " DEFAULT_BTF ",\n"
 		"                       the recorded target; \"none\" for none)\n"
+		"  --target NAME|DIR    the kernel bpfvet verifies for, a target profile\n"
+		"                       (bpfvet --target): its BTF unless --btf, version, config\n"
 		"  --record FILE        write the live kernel's verdicts to FILE\n"
+		"  --time-limit S       a live load undecided after S seconds gets no verdict\n"
 		"  --markdown FILE      write the report (docs/conformance.md)\n"
 		"  --priv-caps-off LIST drop these capability numbers (comma separated) in priv\n"
 		"                       mode instead of the selftests' per-object rule\n"
@@ -1013,6 +1054,22 @@ static int parse_ref(const char *v, enum ref_mode *m)
 	return 0;
 }
 
+/* A profile's kernel_version ("6.12.57"), as KERNEL_VERSION(a, b, c). */
+static int parse_kernel_version(const struct target_profile *p, uint32_t *v)
+{
+	unsigned int a, b, c = 0;
+
+	if (!p->kernel_version[0])
+		return 0;
+	if (sscanf(p->kernel_version, "%u.%u.%u", &a, &b, &c) < 2 || a > 255 || b > 255) {
+		fprintf(stderr, "conformance-runner: profile %s: bad kernel_version '%s'\n",
+			p->name, p->kernel_version);
+		return -EINVAL;
+	}
+	*v = a << 16 | b << 8 | (c > 255 ? 255 : c);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	o->inputs = calloc((size_t)argc, sizeof(*o->inputs));
@@ -1034,6 +1091,18 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->recorded_path = argv[++i];
 		} else if (has_val && !strcmp(a, "--btf")) {
 			o->btf_path = argv[++i];
+		} else if (has_val && !strcmp(a, "--target")) {
+			target_profile_free(o->profile);
+			o->profile = target_profile_load(argv[++i]);
+			if (!o->profile || parse_kernel_version(o->profile, &o->kernel_version))
+				return -EINVAL;
+		} else if (has_val && !strcmp(a, "--time-limit")) {
+			char *end;
+			unsigned long n = strtoul(argv[++i], &end, 10);
+
+			if (*end || !n || n > 86400)
+				return -EINVAL;
+			o->time_limit = (unsigned int)n;
 		} else if (has_val && !strcmp(a, "--record")) {
 			o->record_path = argv[++i];
 		} else if (has_val && !strcmp(a, "--markdown")) {
@@ -1051,7 +1120,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		}
 	}
 	if (!o->btf_path)
-		o->btf_path = DEFAULT_BTF;
+		o->btf_path = o->profile && o->profile->btf ? o->profile->btf : DEFAULT_BTF;
 	else if (!strcmp(o->btf_path, "none"))
 		o->btf_path = NULL;
 	if (o->btf_path && access(o->btf_path, R_OK)) {
@@ -1096,6 +1165,7 @@ static int setup_live(struct runner *rn)
 			fprintf(stderr, "conformance-runner: %s\n", why);
 		return err;
 	}
+	live_set_time_limit(rn->live, rn->opt.time_limit);
 	err = open_unpriv(rn);
 	if (err)
 		return err;
@@ -1226,5 +1296,6 @@ int main(int argc, char **argv)
 	free(rn.reference_note);
 	free(rn.opt.inputs);
 	bpfvet_target__close(rn.opt.target);
+	target_profile_free(rn.opt.profile);
 	return err ? 2 : 0;
 }

@@ -23,12 +23,15 @@ enum cause {
 	CAUSE_FALSE_ACCEPT,	/* the kernel rejects, bpfvet accepts */
 	CAUSE_COMPLEXITY,	/* one side hit a processing limit, the other did not */
 	CAUSE_BPFVET_ERROR,	/* bpfvet could not run (open failure, no memory) */
+	CAUSE_FALSE_REFUSAL,	/* the kernel verifies, bpfvet refuses the load */
 	CAUSE_NOT_COMPARED,	/* no kernel verdict: refused, skipped, not recorded */
 	CAUSE_CNT,
 };
 
 /* bpfvet's side of a row. */
-enum bv_verdict { BV_NOT_RUN = 0, BV_SUCCESS, BV_FAILURE, BV_UNSUPPORTED, BV_ERROR };
+/* BV_REFUSED: the load would fail before the verifier (bpfvet's
+ * BPFVET_UNSUPPORTED with -ENOEXEC), as the kernel's own refusals. */
+enum bv_verdict { BV_NOT_RUN = 0, BV_SUCCESS, BV_FAILURE, BV_UNSUPPORTED, BV_ERROR, BV_REFUSED };
 
 struct row {
 	char *object;		/* file name, e.g. verifier_and.bpf.o */
@@ -67,6 +70,7 @@ struct summary {
 	size_t runs_priv, runs_unpriv;
 	size_t skipped_arch, skipped_unpriv, skipped_other;
 	size_t refused;		/* kernel refused to load (not a verdict) */
+	size_t refused_both;	/* ... and bpfvet refuses it too */
 	size_t no_ref;		/* no kernel verdict known */
 	size_t compared;	/* rows with a kernel verdict */
 	size_t passed, failed;
@@ -79,6 +83,7 @@ struct summary {
 	size_t by_cause[CAUSE_CNT];
 	size_t both_reject;	/* passed rejections */
 	size_t both_reject_msg_same;
+	size_t mode_both_reject[2], mode_msg_same[2];	/* the same, per mode */
 	size_t both_reject_with_msgs;	/* ... that have __msg patterns */
 	size_t both_reject_msgs_ok;	/* ... which bpfvet's log satisfies */
 	size_t ann_runs;	/* rows where bpfvet gave a verdict (not unsupported) */
