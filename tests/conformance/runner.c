@@ -978,8 +978,12 @@ static int write_record(const struct runner *rn, const char *path)
 		const struct row *r = &rn->rows[i];
 		char num[16], insns[24] = "";
 
-		if (r->skip && r->kernel.verdict == KV_SKIPPED && strncmp(r->skip, "unpriv", 6))
-			continue;	/* static skips are decided from the annotations */
+		/* Static skips are decided from the annotations (bpfvet did not
+		 * run either); the kernel's own (the sysctl, the time limit) are
+		 * facts of the recording. */
+		if (r->skip && r->kernel.verdict == KV_SKIPPED && r->bv == BV_NOT_RUN &&
+		    strncmp(r->skip, "unpriv", 6))
+			continue;
 		snprintf(num, sizeof(num), "%d", r->kernel.err);
 		if (r->kernel.insns >= 0)
 			snprintf(insns, sizeof(insns), "%lld", r->kernel.insns);
