@@ -19,6 +19,9 @@ static const struct {
 	[KVER_ISA_V4] = { KV(6, 6, 0), "ISA v4 (6.6)" },
 	[KVER_MAY_GOTO] = { KV(6, 9, 0), "may_goto (6.9)" },
 	[KVER_JEQ_INFER_NOT_NULL] = { KV(6, 2, 0), "not NULL when equal to a pointer (6.2)" },
+	/* verifier_unpriv/cmp_map_pointer_with_zero in 6.1's selftest-loader
+	 * record: the branch is walked both ways, and refused unprivileged. */
+	[KVER_MAP_PTR_NOT_NULL] = { KV(6, 2, 0), "map pointers compared with 0 decide the branch (after 6.1)" },
 	[KVER_BRANCH_RANGES] = { KV(6, 8, 0), "branches decided by ranges (6.8)" },
 	[KVER_ARG_TAGS] = { KV(6, 8, 0), "global function argument tags (6.8)" },
 	[KVER_LAZY_GLOBALS] = { KV(6, 8, 0), "global functions verified when called (6.8)" },
@@ -80,6 +83,8 @@ static const struct {
 	[KVER_ST_INTO_CTX] = { KV(6, 2, 0), "BPF_ST into the context (6.2)" },
 	[KVER_MSG_RINGBUF_NAME] = { KV(6, 2, 0), "ring buffer memory named ringbuf_mem (6.2)" },
 	[KVER_MSG_RELEASE_OFF] = { KV(6, 2, 0), "offsets of released pointers named so (6.2)" },
+	/* verifier_map_ptr's unprivileged runs in 6.1's selftest-loader record. */
+	[KVER_MSG_MAP_PTR_STRUCT] = { KV(6, 2, 0), "map pointer reads refused as 'struct NAME' (after 6.1)" },
 	/* The records bound this to (6.1, 6.12]; it is dated by the
 	 * kernel's history instead: the verifier-log series of late 2023
 	 * (default off=0/imm=0 omitted, smarter numbers, spilled states)
@@ -119,9 +124,10 @@ static const struct {
 	/* Seen on 6.18.44 (tests/progs/wq.c); Debian's 6.12.118 sources
 	 * do none of it: bound to (6.12, 6.18]. */
 	[KVER_NOSPEC_FALLBACK] = { KV(6, 17, 0), "speculative errors end the path behind a nospec (6.17)" },
-	/* Seen on 6.18.44 (verifier_map_ptr, verifier_var_off unprivileged);
-	 * 6.12's sources alias the two: bound to (6.12, 6.18]. */
-	[KVER_SANITIZE_OFF_COPY] = { KV(6, 18, 0), "scalar += pointer sanitized on the scalar (<= 6.18)" },
+	/* A stable fix: 6.12.118 and 6.18.44 sanitize a copy of the scalar
+	 * (verifier_bounds_deduction, verifier_map_ptr unprivileged, in the
+	 * selftest-loader records of both); 6.12.0's sources alias it. */
+	[KVER_SANITIZE_OFF_COPY] = { KV(6, 1, 0), "scalar += pointer sanitized on a copy of the scalar (6.12.y)" },
 	[KVER_WQ_618] = { KV(6, 18, 0), "bpf_wq checked as bpf_timer, sleepable callbacks only in sleepable programs (<= 6.18)" },
 };
 

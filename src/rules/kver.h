@@ -20,6 +20,7 @@ enum kver_feature {
 	/* A pointer that may be NULL compared equal to one that is not
 	 * is not NULL on that branch. */
 	KVER_JEQ_INFER_NOT_NULL,
+	KVER_MAP_PTR_NOT_NULL,
 	/* Branches are decided and narrowed by the ranges of both operands;
 	 * before, only against a constant, equality only between constants,
 	 * and the "not equal" edge learnt nothing. */
@@ -215,6 +216,7 @@ enum kver_feature {
 	 * generic "dereference of modified alloc_mem ptr R1 off=8
 	 * disallowed". */
 	KVER_MSG_RELEASE_OFF,
+	KVER_MSG_MAP_PTR_STRUCT,
 	/* Register and stack states in the log are compact: "ctx()", no
 	 * default off=0/imm=0, numbers past +-32K in hex, equal bounds
 	 * merged ("smin=smin32=0"), smax32= for s32_max=, spilled registers

@@ -309,7 +309,7 @@ static int pkt_branch_taken(const struct reg_state *dst, const struct reg_state 
 	return -1;
 }
 
-static bool reg_not_null(const struct reg_state *reg)
+static bool reg_not_null(const struct vet_env *env, const struct reg_state *reg)
 {
 	uint32_t t = reg->type;
 
@@ -326,8 +326,9 @@ static bool reg_not_null(const struct reg_state *reg)
 	case PTR_TO_MAP_VALUE:
 	case PTR_TO_MAP_KEY:
 	case PTR_TO_SOCK_COMMON:
-	case CONST_PTR_TO_MAP:
 		return true;
+	case CONST_PTR_TO_MAP:
+		return env_has(env, KVER_MAP_PTR_NOT_NULL);
 	case PTR_TO_MEM:
 		/* Untrusted memory read from a kernel struct may be NULL. */
 		return !(t & PTR_UNTRUSTED);
@@ -371,7 +372,7 @@ static int is_branch_taken(const struct vet_env *env, const struct reg_state *r1
 			r1 = r2;
 			r2 = t;
 		}
-		if (!reg_const_in(r2, is32, &v) || !reg_not_null(r1) || v)
+		if (!reg_const_in(r2, is32, &v) || !reg_not_null(env, r1) || v)
 			return -1;
 		if (op == BPF_JEQ)
 			return 0;

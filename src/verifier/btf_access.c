@@ -615,8 +615,9 @@ int check_ptr_to_map_access(struct vet_env *env, uint32_t regno, int off, int si
 	if (id <= 0)
 		return unsupported(env, "struct bpf_map access without target BTF");
 	if (!env->allow_ptr_leaks) {
-		verbose(env, "'struct %s' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN\n",
-			tname);
+		verbose(env, env_has(env, KVER_MSG_MAP_PTR_STRUCT) ?
+			"'struct %s' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN\n" :
+			"%s access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN\n", tname);
 		return -EPERM;
 	}
 	if (off < 0) {
