@@ -282,6 +282,10 @@ void struct_ops_assign(struct loader *ld);
  * lacks is refused, as by libbpf when it prepares the struct_ops map. */
 int struct_ops_resolve(struct loader *ld);
 
+/* loader_caps.c: last, what libbpf's load does for a process without
+ * the BPFVET_CAP_* bits in `drop` (bpfvet_open_opts.loader_drop_caps). */
+int loader_caps_apply(struct loader *ld, uint32_t drop);
+
 /* progtype.c: see progtype.h */
 
 /* kconfig.c: fills the .kconfig map (path: kernel config or NULL;

@@ -1,8 +1,9 @@
 # Unprivileged verification against the live Linux 6.18.44 kernel: for each
 # row of tests/fixtures/unpriv/kernel-6.18.csv (recorded with
-# `bpfvet kernel OBJ --unpriv --kernel-only` and
+# `bpfvet kernel OBJ --unpriv --privileged-maps --kernel-only` and
 # kernel.unprivileged_bpf_disabled=0: no CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN
-# or CAP_SYS_ADMIN), bpfvet --unpriv on the recorded 6.18 target must give
+# or CAP_SYS_ADMIN for BPF_PROG_LOAD, the object's BTF and maps created with
+# them all), bpfvet --unpriv --privileged-maps on the recorded 6.18 target must give
 # the same verdict, processed instructions, total and peak states and, for a
 # rejection or a refusal, the same first error. The programs the kernel
 # decided are all there (pointer sanitation, speculative paths, leaks); of
@@ -15,7 +16,7 @@ FIX=tests/fixtures/unpriv/kernel-6.18.csv
 tail -n +2 "$FIX" | cut -d, -f1,2 | sort -u | tr ',' '/' |
 	sed 's|^|build/corpus/|' >"$TMP/objs"
 # shellcheck disable=SC2046
-"$BPFVET" $(cat "$TMP/objs") --unpriv --target build/target-6.18 -o csv \
+"$BPFVET" $(cat "$TMP/objs") --unpriv --privileged-maps --target build/target-6.18 -o csv \
 	-e file_name,prog_name,verdict,total_insns,total_states,peak_states,error \
 	>"$TMP/got.csv" 2>"$TMP/err"
 
