@@ -401,6 +401,11 @@ static int run_object(struct kargs *a, struct bpfvet_kernel *k, const char *path
 		return -EINVAL;
 	}
 	oo.loader_drop_caps = loader_caps(a);
+	/* The kernel applies CO-RE only with the object's BTF, which a
+	 * loader without CAP_BPF cannot load: libbpf then relocates in
+	 * userspace against the kernel BTF any user may read. */
+	if ((oo.loader_drop_caps & BPFVET_CAP_BPF) && !access("/sys/kernel/btf/vmlinux", R_OK))
+		oo.btf_custom_path = "/sys/kernel/btf/vmlinux";
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

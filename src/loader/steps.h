@@ -206,6 +206,10 @@ int externs_check(struct loader *ld);
  * a map of a type it lacks are refused, as the kernel refuses to create
  * the map. */
 int maps_check_target(struct loader *ld);
+/* The first map, in the object's order (libbpf creates them in it), that
+ * program p names and `fails` says cannot be created; -1 when none. */
+int prog_first_map(const struct loader *ld, const struct bpfvet_program *p,
+		   bool (*fails)(const struct bpfvet_map *m, const void *ctx), const void *ctx);
 /* attach.c: after progs_build, with a target BTF: programs whose attach
  * target it lacks are refused, as by libbpf at load. */
 int attach_check(struct loader *ld);
