@@ -150,8 +150,21 @@ struct bpfvet_open_opts {
 	 * lenient open, and what libbpf alone would refuse is a warning that
 	 * names the libbpf rule (bpfvet_object__warning). */
 	enum bpfvet_conventions conventions;
+	/* BPFVET_CAP_* bits the process that loads the object lacks while
+	 * libbpf's bpf_object__load creates its BTF and maps; 0: it has them
+	 * all (root, or maps and BTF handed over by a privileged process).
+	 * Without CAP_BPF the kernel refuses BPF_BTF_LOAD and libbpf goes on
+	 * without the BTF: maps have no BTF types, hence no special fields
+	 * (bpf_spin_lock, bpf_timer, kptrs), and programs no func_info or
+	 * line_info (every subprogram is static); libbpf fails an object
+	 * with struct_ops ("BTF is mandatory"). Without CAP_PERFMON the
+	 * maps are created under Spectre v1 hardening (the kernel's
+	 * map->bypass_spec_v1 is false): a tail call site that sees two
+	 * prog arrays is then rejected. A fully unprivileged loader sets all
+	 * four, as 'bpfvet verify --unpriv' does. */
+	uint32_t loader_drop_caps;
 };
-#define bpfvet_open_opts__last_field conventions
+#define bpfvet_open_opts__last_field loader_drop_caps
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);

@@ -31,6 +31,8 @@ struct kargs {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	uint32_t drop_caps;
+	/* --privileged-maps: BTF and maps made with every capability. */
+	bool privileged_maps;
 	size_t log_size;
 	unsigned int time_limit;	/* --time-limit S: 0 for none */
 	struct open_args open;
@@ -55,7 +57,10 @@ static void kernel_usage(FILE *f)
 		"                 the verification time are masked)\n"
 		"  -f, --flags N  extra BPF_F_* load flags for both (e.g. 0x84: RND_HI32 |\n"
 		"                 REG_INVARIANTS, as the selftest loader)\n"
-		"  --unpriv       load without CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN\n"
+		"  --unpriv       load without CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN,\n"
+		"                 the object's BTF and maps too (as an unprivileged libbpf)\n"
+		"  --privileged-maps  with --unpriv: BTF and maps are created with every\n"
+		"                 capability, only BPF_PROG_LOAD without them\n"
 		"  --test-caps    drop CAP_SYS_ADMIN and CAP_NET_ADMIN (the selftest runner)\n"
 		"  --log-size N   first kernel log buffer size in bytes\n"
 		"  --time-limit S interrupt a load the kernel has not decided in S\n"
@@ -114,6 +119,8 @@ static bool parse_switch(const char *s, struct kargs *a)
 			       BPFVET_CAP_SYS_ADMIN;
 	else if (!strcmp(s, "--test-caps"))
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
+	else if (!strcmp(s, "--privileged-maps"))
+		a->privileged_maps = true;
 	else if (!strcmp(s, "--log-diff"))
 		a->log_diff = true;
 	else if (!strcmp(s, "--kernel-only"))
@@ -344,6 +351,13 @@ static bool selected(const struct kargs *a, const struct bpfvet_program *p)
  * the plain object: its loader applies CO-RE and externs itself. NULL when
  * that open fails: bpfvet then verifies the plain object.
  */
+/* What the process that loads the object lacks: the same as the program
+ * load, unless the maps come from a privileged process. */
+static uint32_t loader_caps(const struct kargs *a)
+{
+	return a->privileged_maps ? 0 : a->drop_caps;
+}
+
 static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 {
 	char errbuf[256] = "", cfg[300];
@@ -359,6 +373,7 @@ static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 	open_args_target_running(&oo, cfg, sizeof(cfg));
 	if (open_args_share_target(&a->open, &oo))
 		return NULL;
+	oo.loader_drop_caps = loader_caps(a);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (!err)
 		return obj;
@@ -385,6 +400,12 @@ static int run_object(struct kargs *a, struct bpfvet_kernel *k, const char *path
 		fprintf(stderr, "bpfvet kernel: unknown loader '%s'\n", a->open.loader);
 		return -EINVAL;
 	}
+	oo.loader_drop_caps = loader_caps(a);
+	/* The kernel applies CO-RE only with the object's BTF, which a
+	 * loader without CAP_BPF cannot load: libbpf then relocates in
+	 * userspace against the kernel BTF any user may read. */
+	if ((oo.loader_drop_caps & BPFVET_CAP_BPF) && !access("/sys/kernel/btf/vmlinux", R_OK))
+		oo.btf_custom_path = "/sys/kernel/btf/vmlinux";
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet kernel: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

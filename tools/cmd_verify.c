@@ -55,6 +55,9 @@ struct verify_args {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	uint32_t drop_caps;
+	/* --privileged-maps: the object's BTF and maps come from a process
+	 * with every capability; only the program load drops drop_caps. */
+	bool privileged_maps;
 	struct prune_switches prune;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
@@ -81,7 +84,12 @@ static void verify_usage(FILE *f)
 		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
 		"                 distinct_insns (processed at least once), error\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
-		"  --unpriv       verify without capabilities (as an unprivileged user)\n"
+		"  --unpriv       verify without capabilities, as an unprivileged user\n"
+		"                 loading the object with libbpf: no BTF (the kernel\n"
+		"                 refuses it), maps hardened against Spectre v1\n"
+		"  --privileged-maps  with --unpriv: the object's BTF and maps were\n"
+		"                 created by a privileged process; only the program\n"
+		"                 load is unprivileged\n"
 		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
 		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
@@ -180,6 +188,10 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 	}
 	if (!strcmp(s, "--test-caps")) {
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
+		return 0;
+	}
+	if (!strcmp(s, "--privileged-maps")) {
+		a->privileged_maps = true;
 		return 0;
 	}
 	if (!parse_technique_flag(s, &a->prune))
@@ -303,6 +315,7 @@ static int verify_object(const struct verify_args *a, struct open_args *open,
 
 	if (open_args_apply(open, &oo, cfg, sizeof(cfg)) || open_args_share_target(open, &oo))
 		return -EINVAL;
+	oo.loader_drop_caps = a->privileged_maps ? 0 : a->drop_caps;
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));

@@ -81,9 +81,13 @@ static int copy_opts(const struct bpfvet_kernel_opts *in, struct bpfvet_kernel_o
 /* BTF                                                                 */
 /* ------------------------------------------------------------------ */
 
+static bool kernel_applies_core(const struct bpfvet_program *prog);
+
+/* libbpf goes on without the object's BTF unless the kernel is to apply
+ * CO-RE (no target BTF in userspace) or struct_ops need it. */
 static bool btf_required(const struct bpfvet_program *prog)
 {
-	return prog->core_relo_cnt || prog->type == BPF_PROG_TYPE_STRUCT_OPS;
+	return kernel_applies_core(prog) || prog->type == BPF_PROG_TYPE_STRUCT_OPS;
 }
 
 static const char *last_line(char *log)
@@ -328,6 +332,28 @@ static void judge(int err, const char *log, struct bpfvet_kernel_result *res)
 /* Entry point                                                         */
 /* ------------------------------------------------------------------ */
 
+/* The object's BTF and maps, created with the capabilities of the
+ * process that loads the object (bpfvet_open_opts.loader_drop_caps):
+ * without CAP_BPF the kernel refuses the BTF, without CAP_PERFMON it
+ * hardens the maps against Spectre v1. */
+static int load_as_loader(struct kload *kl)
+{
+	uint32_t drop = kl->prog->obj ? kl->prog->obj->loader_drop_caps : 0;
+	struct ksys_caps caps;
+	int err, rerr;
+
+	err = ksys_caps_drop(drop, &caps);
+	if (err)
+		return kload_refuse(kl, err, "cannot drop capabilities: %s", strerror(-err));
+	err = load_btf(kl);
+	if (!err)
+		err = kmaps_create(kl);
+	rerr = ksys_caps_restore(&caps);
+	if (rerr && !err)
+		return kload_refuse(kl, rerr, "cannot restore capabilities: %s", strerror(-rerr));
+	return err;
+}
+
 static int prepare(struct kload *kl)
 {
 	const struct bpfvet_program *prog = kl->prog;
@@ -351,9 +377,7 @@ static int prepare(struct kload *kl)
 	if (!err)
 		err = kattach_resolve(kl);
 	if (!err)
-		err = load_btf(kl);
-	if (!err)
-		err = kmaps_create(kl);
+		err = load_as_loader(kl);
 	return err;
 }
 

@@ -25,10 +25,8 @@ static bool target_has_map_type(const struct btf_type *types, uint32_t type)
 	return false;
 }
 
-/* The first map, in the object's order (libbpf creates them in it), that
- * the program names and the target cannot create; -1 when none. */
-static int first_unknown_map(const struct loader *ld, const struct btf_type *types,
-			     const struct bpfvet_program *p)
+int prog_first_map(const struct loader *ld, const struct bpfvet_program *p,
+		   bool (*fails)(const struct bpfvet_map *m, const void *ctx), const void *ctx)
 {
 	const struct bpfvet_object *obj = ld->obj;
 	int first = -1;
@@ -46,10 +44,15 @@ static int first_unknown_map(const struct loader *ld, const struct btf_type *typ
 		if (!names_map || idx < 0 || (size_t)idx >= obj->map_cnt ||
 		    (first >= 0 && idx >= first))
 			continue;
-		if (!target_has_map_type(types, obj->maps[idx].type))
+		if (fails(&obj->maps[idx], ctx))
 			first = idx;
 	}
 	return first;
+}
+
+static bool type_unknown(const struct bpfvet_map *m, const void *types)
+{
+	return !target_has_map_type(types, m->type);
 }
 
 int maps_check_target(struct loader *ld)
@@ -66,7 +69,7 @@ int maps_check_target(struct loader *ld)
 	types = btf__type_by_id(ld->targ_btf, (uint32_t)id);
 	for (size_t i = 0; i < obj->prog_cnt; i++) {
 		struct bpfvet_program *p = &obj->progs[i];
-		int idx = p->problem ? -1 : first_unknown_map(ld, types, p);
+		int idx = p->problem ? -1 : prog_first_map(ld, p, type_unknown, types);
 		int err;
 
 		if (idx < 0)

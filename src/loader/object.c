@@ -194,6 +194,7 @@ struct open_params {
 	uint32_t kernel_version;
 	const char *kallsyms_path;
 	enum bpfvet_conventions conventions;
+	uint32_t loader_drop_caps;
 };
 
 static int load_steps(struct loader *ld, const struct open_params *op,
@@ -252,6 +253,8 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 		maps_resolve_inner(ld->obj->maps, ld->obj->map_cnt);
 		err = struct_ops_resolve(ld);
 	}
+	if (!err)
+		err = loader_caps_apply(ld, op->loader_drop_caps);
 	return err;
 }
 
@@ -266,6 +269,7 @@ static int open_copy(void *buf, size_t size, const char *name,
 		.kallsyms_path = OPTS_HAS(opts, kallsyms_path) ? opts->kallsyms_path : NULL,
 		.conventions = OPTS_HAS(opts, conventions) ? opts->conventions :
 			       BPFVET_CONV_AUTO,
+		.loader_drop_caps = OPTS_HAS(opts, loader_drop_caps) ? opts->loader_drop_caps : 0,
 	};
 	struct bpfvet_object *obj;
 	int err;

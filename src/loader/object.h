@@ -245,6 +245,14 @@ struct bpfvet_object {
 	size_t btf_size;
 	void *btf_ext_data;
 	size_t btf_ext_size;
+	/* What the loading process lacked (bpfvet_open_opts.loader_drop_caps)
+	 * and what that changed: the kernel never got the object's BTF (no
+	 * CAP_BPF; func_info and line_info are then gone from the programs,
+	 * and maps are created without BTF types), and the maps were created
+	 * without CAP_PERFMON (the kernel's map->bypass_spec_v1 is false). */
+	uint32_t loader_drop_caps;
+	bool btf_unloaded;
+	bool maps_unpriv;
 
 	struct bpfvet_map *maps;
 	size_t map_cnt;

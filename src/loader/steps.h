@@ -206,6 +206,10 @@ int externs_check(struct loader *ld);
  * a map of a type it lacks are refused, as the kernel refuses to create
  * the map. */
 int maps_check_target(struct loader *ld);
+/* The first map, in the object's order (libbpf creates them in it), that
+ * program p names and `fails` says cannot be created; -1 when none. */
+int prog_first_map(const struct loader *ld, const struct bpfvet_program *p,
+		   bool (*fails)(const struct bpfvet_map *m, const void *ctx), const void *ctx);
 /* attach.c: after progs_build, with a target BTF: programs whose attach
  * target it lacks are refused, as by libbpf at load. */
 int attach_check(struct loader *ld);
@@ -281,6 +285,10 @@ void struct_ops_assign(struct loader *ld);
  * member in the kernel's BTF; a program whose struct or member the target
  * lacks is refused, as by libbpf when it prepares the struct_ops map. */
 int struct_ops_resolve(struct loader *ld);
+
+/* loader_caps.c: last, what libbpf's load does for a process without
+ * the BPFVET_CAP_* bits in `drop` (bpfvet_open_opts.loader_drop_caps). */
+int loader_caps_apply(struct loader *ld, uint32_t drop);
 
 /* progtype.c: see progtype.h */
 

@@ -723,7 +723,9 @@ int records_init(struct vet_env *env)
 	uint32_t kver = env->prog->obj ? env->prog->obj->target_kver : 0;
 	int err;
 
-	if (btf && map_btf_refused(btf))
+	/* The kernel got no BTF from a loader without CAP_BPF: maps without
+	 * types, no program BTF. */
+	if (btf && (map_btf_refused(btf) || env->prog->obj->btf_unloaded))
 		btf = NULL;
 	env->prog_btf = btf;
 	if (btf) {

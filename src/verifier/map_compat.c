@@ -7,7 +7,8 @@
  *
  * Also the per-call map bookkeeping that precedes it (the kernel's
  * record_func_map and record_func_key): helpers that write into a map
- * refuse read-only maps, and a tail call needs a prog array.
+ * refuse read-only maps, and a tail call needs a prog array; after the
+ * walk, a tail call site that saw two prog arrays of hardened maps.
  */
 #include <errno.h>
 
@@ -252,6 +253,34 @@ static int record_call_map(struct vet_env *env, const struct bpfvet_map *map, in
 		aux->call_map_poisoned = true;
 	if (func_id == FN_for_each_map_elem && aux->call_map_poisoned &&
 	    !env_has(env, KVER_FOR_EACH_MULTI_MAPS)) {
+		verbose(env, "tail_call abusing map_ptr\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Maps made by a process without CAP_PERFMON are hardened against
+ * Spectre v1 (the kernel's map->bypass_spec_v1 is false), whoever loads
+ * the program. Raw programs have no loader: their maps count as made by
+ * root. */
+static bool maps_hardened(const struct vet_env *env)
+{
+	return env->prog->obj && env->prog->obj->maps_unpriv;
+}
+
+/* After the walk, where the kernel rewrites each tail call: a call site
+ * that saw two prog arrays cannot become a direct jump, and when its
+ * maps are hardened the bounds check it would get needs the one map. */
+int check_tail_call_maps(struct vet_env *env)
+{
+	if (!maps_hardened(env))
+		return 0;
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		const struct bpfvet_insn *insn = &env->insns[i];
+
+		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg ||
+		    insn->imm != FN_tail_call || !env->aux[i].call_map_poisoned)
+			continue;
 		verbose(env, "tail_call abusing map_ptr\n");
 		return -EINVAL;
 	}

@@ -242,6 +242,7 @@ int check_map_func_compatibility(struct vet_env *env, const struct bpfvet_map *m
 				 int func_id);
 int record_func_map(struct vet_env *env, const struct bpfvet_map *map, int func_id);
 int record_func_key(struct vet_env *env, const struct bpfvet_map *map, int func_id);
+int check_tail_call_maps(struct vet_env *env);
 
 /* sock_access.c: loads through socket pointers */
 int check_sock_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno, int off,

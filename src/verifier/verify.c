@@ -212,6 +212,10 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 		err = init_entry_state(env, subprog);
 	if (!err)
 		err = do_check(env);
+	/* Without level 2 the kernel keeps only a failing path: a pass that
+	 * succeeds leaves an empty log behind it (do_check_common). */
+	if (!err && !(env->log.level & LOG_LEVEL2))
+		log_rewind(&env->log, 0);
 	return err;
 }
 
@@ -317,6 +321,8 @@ static int run_walk(struct vet_env *env)
 		err = sock_check_conversions(env);
 	if (!err)
 		err = arena_check_conversions(env);
+	if (!err)
+		err = check_tail_call_maps(env);
 	return err;
 }
 

@@ -169,6 +169,7 @@ struct obj_ctx {
 	const char *base;
 	struct btf *btf;
 	struct bpfvet_object *obj;
+	struct bpfvet_target *target;	/* bpfvet's CO-RE target, shared */
 	size_t prog_cnt;
 	struct conf_spec *specs;
 	char **spec_err;	/* NULL when the spec parsed */
@@ -273,6 +274,7 @@ static int obj_open(const struct options *o, const char *path, struct obj_ctx *o
 	open_target_facts(o, &oo);
 	oc->path = path;
 	oc->base = slash ? slash + 1 : path;
+	oc->target = o->target;
 	object_caps(o, oc);
 	oc->btf = btf__parse(path, NULL);
 	if (!oc->btf) {
@@ -346,15 +348,21 @@ static enum bv_verdict bv_of(const struct bpfvet_result *res)
 static char *resolve_btf_path(const char *obj_path, const char *btf_path);
 
 /* A test with __btf_path is relocated against that BTF, as libbpf does
- * with btf_custom_path: it gets its own copy of the object. */
-static int open_with_btf(const struct obj_ctx *oc, const char *btf_path,
-			 struct bpfvet_object **objp)
+ * with btf_custom_path, and a test whose loader lacks CAP_BPF or
+ * CAP_PERFMON gets the object as libbpf then loads it (no BTF in the
+ * kernel, hardened maps: the live loader holds the test's capabilities
+ * around the whole load): either gets its own copy of the object. */
+static int open_for_run(const struct obj_ctx *oc, const char *btf_path, uint32_t loader_drop,
+			struct bpfvet_object **objp)
 {
-	char *btf = resolve_btf_path(oc->path, btf_path);
-	struct bpfvet_open_opts oo = { .sz = sizeof(oo), .btf_custom_path = btf };
+	char *btf = btf_path ? resolve_btf_path(oc->path, btf_path) : NULL;
+	struct bpfvet_open_opts oo = {
+		.sz = sizeof(oo), .btf_custom_path = btf, .target = btf ? NULL : oc->target,
+		.loader_drop_caps = loader_drop,
+	};
 	int err;
 
-	if (!btf)
+	if (btf_path && !btf)
 		return -ENOMEM;
 	open_target_facts(oc->opt, &oo);
 	err = bpfvet_object__open(oc->path, &oo, objp);
@@ -372,14 +380,15 @@ static int run_bpfvet(const struct obj_ctx *oc, size_t ti, struct row *r, uint32
 {
 	const struct conf_spec *sp = &oc->specs[ti];
 	struct bpfvet_object *own = NULL, *obj = oc->obj;
+	uint32_t loader_drop = drop & (BPFVET_CAP_BPF | BPFVET_CAP_PERFMON);
 	struct bpfvet_result res;
 	uint64_t t0 = now_ns();
 	int err = 0;
 
 	r->bv = BV_SUCCESS;
 	logbuf_reset(lb);
-	if (sp->btf_path) {
-		err = open_with_btf(oc, sp->btf_path, &own);
+	if (sp->btf_path || loader_drop) {
+		err = open_for_run(oc, sp->btf_path, loader_drop, &own);
 		obj = own;
 	}
 	for (size_t i = 0; !err && i < oc->prog_cnt && r->bv == BV_SUCCESS; i++) {
