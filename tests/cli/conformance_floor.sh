@@ -97,15 +97,24 @@ fi
 
 # The record's instruction counts are read: on the unprivileged runs that
 # agree, bpfvet processes as many instructions as the kernel for at least
-# the floor's `insns` (the 10 below it are verifier_spin_lock runs where
-# the recording runner's kernel passed the map-value move that the
-# kernel under `bpfvet kernel --unpriv` refuses: one instruction more).
+# the floor's `insns`.
 ins=$(sed -n 's/^instruction count .*unprivileged \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$TMP/table")
 set -- $ins
 if [ -n "$1" ] && [ -n "$uinsfloor" ] && [ "$1" -ge "$uinsfloor" ]; then
 	pass "conformance_unpriv_insns ($1 of $2, floor $uinsfloor)"
 else
 	fail conformance_unpriv_insns "'$(grep '^instruction count' "$TMP/table")', floor '$uinsfloor'"
+fi
+
+# The first message of the unprivileged rejections both sides make: at
+# least the floor's `messages` are one of the kernel's error lines.
+umsgfloor=$(sed -n 's/^messages \([0-9]*\)$/\1/p' tests/conformance/floor-unpriv)
+msg=$(sed -n 's/^  same first message: .*unprivileged \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$TMP/table")
+set -- $msg
+if [ -n "$1" ] && [ -n "$umsgfloor" ] && [ "$1" -ge "$umsgfloor" ]; then
+	pass "conformance_unpriv_messages ($1 of $2, floor $umsgfloor)"
+else
+	fail conformance_unpriv_messages "'$(grep 'same first message:' "$TMP/table")', floor '$umsgfloor'"
 fi
 
 # The report is deterministic: a second run writes the same one.
