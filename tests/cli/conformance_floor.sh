@@ -84,7 +84,6 @@ fi
 uline=$(grep '^unprivileged runs: [0-9]* passed' "$TMP/table")
 upassed=$(echo "$uline" | sed -n 's/^unprivileged runs: \([0-9]*\) passed, [0-9]* failed$/\1/p')
 ufloor=$(sed -n 's/^verdicts \([0-9]*\)$/\1/p' tests/conformance/floor-unpriv)
-uinsfloor=$(sed -n 's/^insns \([0-9]*\)$/\1/p' tests/conformance/floor-unpriv)
 if [ -z "$upassed" ] || [ -z "$ufloor" ]; then
 	fail conformance_floor_unpriv "cannot read '$uline' or the floor '$ufloor'"
 elif [ "$upassed" -lt "$ufloor" ]; then
@@ -95,27 +94,27 @@ else
 	pass "conformance_floor_unpriv ($upassed agree)"
 fi
 
+# at_least NAME KEY SED_EXPR LINE_RE: the "A of B" the summary line gives
+# (SED_EXPR prints "A B") reaches the floor-unpriv line KEY.
+at_least() {
+	floor=$(sed -n "s/^$2 \\([0-9]*\\)\$/\\1/p" tests/conformance/floor-unpriv)
+	set -- "$1" "$2" "$4" $(sed -n "$3" "$TMP/table")
+	if [ -n "$4" ] && [ -n "$floor" ] && [ "$4" -ge "$floor" ]; then
+		pass "$1 ($4 of $5, floor $floor)"
+	else
+		fail "$1" "'$(grep "$3" "$TMP/table")', floor '$floor'"
+	fi
+}
+
 # The record's instruction counts are read: on the unprivileged runs that
 # agree, bpfvet processes as many instructions as the kernel for at least
-# the floor's `insns`.
-ins=$(sed -n 's/^instruction count .*unprivileged \([0-9]*\) of \([0-9]*\)$/\1 \2/p' "$TMP/table")
-set -- $ins
-if [ -n "$1" ] && [ -n "$uinsfloor" ] && [ "$1" -ge "$uinsfloor" ]; then
-	pass "conformance_unpriv_insns ($1 of $2, floor $uinsfloor)"
-else
-	fail conformance_unpriv_insns "'$(grep '^instruction count' "$TMP/table")', floor '$uinsfloor'"
-fi
-
-# The first message of the unprivileged rejections both sides make: at
-# least the floor's `messages` are one of the kernel's error lines.
-umsgfloor=$(sed -n 's/^messages \([0-9]*\)$/\1/p' tests/conformance/floor-unpriv)
-msg=$(sed -n 's/^  same first message: .*unprivileged \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' "$TMP/table")
-set -- $msg
-if [ -n "$1" ] && [ -n "$umsgfloor" ] && [ "$1" -ge "$umsgfloor" ]; then
-	pass "conformance_unpriv_messages ($1 of $2, floor $umsgfloor)"
-else
-	fail conformance_unpriv_messages "'$(grep 'same first message:' "$TMP/table")', floor '$umsgfloor'"
-fi
+# the floor's `insns`. The first message of the unprivileged rejections
+# both sides make: at least the floor's `messages` are one of the
+# kernel's error lines.
+at_least conformance_unpriv_insns insns \
+	's/^instruction count .*unprivileged \([0-9]*\) of \([0-9]*\)$/\1 \2/p' '^instruction count'
+at_least conformance_unpriv_messages messages \
+	's/^  same first message: .*unprivileged \([0-9]*\) of \([0-9]*\) .*/\1 \2/p' 'same first message:'
 
 # The report is deterministic: a second run writes the same one.
 $RUNNER -q --reference recorded --recorded $RECORDED --markdown "$TMP/again.md" \
