@@ -210,8 +210,12 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 		err = reach_init(env);
 	if (!err)
 		err = init_entry_state(env, subprog);
-	if (!err)
+	trace_pass_begin(env);
+	if (!err) {
 		err = do_check(env);
+		if (err)
+			trace_walk_failed(env);
+	}
 	return err;
 }
 
@@ -397,6 +401,12 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,
 			   struct bpfvet_result *res)
 {
+	return verify_traced(prog, opts, res, NULL);
+}
+
+int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		  struct bpfvet_result *res, struct vet_trace *trace)
+{
 	struct vet_env *env;
 	char msg[sizeof(((struct vet_log *)0)->last_line)];
 	uint64_t t0, ns;
@@ -418,6 +428,7 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	if (!env)
 		return -ENOMEM;
 	err = env_init(env, prog, opts);
+	env->trace = trace;
 	if (!err)
 		err = check_load_caps(env);
 	t0 = now_ns();
@@ -454,6 +465,7 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 		print_stats(env, ns, err);
 	log_finish(&env->log);
 	fill_result(env, err, ns, msg, res);
+	trace_render(env);
 	env_free(env);
 	free(env);
 	return 0;
