@@ -122,23 +122,59 @@ static const char *branch_name(enum bpfvet_branch b)
 	return b == BPFVET_BRANCH_TAKEN ? "taken" : b == BPFVET_BRANCH_NOT_TAKEN ? "not taken" : "";
 }
 
-/* The branch decisions, one per source line change. */
+/* Decisions shown at most: the first few, and the last ones (nearest
+ * the error); repeats of one decision in a row print once. */
+#define DECISIONS_HEAD 4
+#define DECISIONS_TAIL 16
+
+static void print_run(const struct bpfvet_explanation *e, const struct bpfvet_path_step *s,
+		      size_t times)
+{
+	printf("  %-9s ", branch_name(s->branch));
+	print_where(e, s->insn);
+	if (times > 1)
+		printf("  (x%zu)", times);
+	printf("\n");
+}
+
+/* The branch decisions from the entry to the error. */
 static void print_decisions(const struct bpfvet_explanation *e)
 {
-	size_t n, shown = 0;
+	size_t n, runs = 0, run = 0;
 	const struct bpfvet_path_step *path = bpfvet_explanation__path(e, &n);
+	const struct bpfvet_path_step *prev = NULL;
 
 	printf("path: %zu instructions from the entry%s\n", n,
 	       bpfvet_explanation__path_truncated(e) ? " (cut)" : "");
-	for (size_t i = 0; i < n; i++) {
-		if (!path[i].branch)
-			continue;
-		printf("  %-9s ", branch_name(path[i].branch));
-		print_where(e, path[i].insn);
-		printf("\n");
-		shown++;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t times = 0;
+
+		prev = NULL;
+		run = 0;
+		for (size_t i = 0; i <= n; i++) {
+			const struct bpfvet_path_step *s = i < n ? &path[i] : NULL;
+
+			if (s && !s->branch)
+				continue;
+			if (s && prev && s->insn == prev->insn && s->branch == prev->branch) {
+				times++;
+				continue;
+			}
+			if (prev && pass) {
+				if (run < DECISIONS_HEAD || run + DECISIONS_TAIL >= runs)
+					print_run(e, prev, times);
+				else if (run == DECISIONS_HEAD)
+					printf("  ... %zu more decisions ...\n",
+					       runs - DECISIONS_HEAD - DECISIONS_TAIL);
+			}
+			if (prev)
+				run++;
+			prev = s;
+			times = 1;
+		}
+		runs = run;
 	}
-	if (!shown)
+	if (!runs)
 		printf("  (no conditional branch on the way)\n");
 }
 

@@ -113,6 +113,8 @@ void explain_classify(struct bpfvet_explanation *e)
 	e->cls = BPFVET_EXPLAIN_PROGRAM_BUG;
 	if (alloc_insn(msg) >= 0 && alloc_insn(msg) < (int64_t)e->prog->insn_cnt)
 		e->root_insn = alloc_insn(msg);
+	else if (strstr(msg, "reference leak") && e->trace->held_ref_insn >= 0)
+		e->root_insn = e->trace->held_ref_insn;
 	hint = match(bug_rules, N(bug_rules), msg, false);
 	snprintf(e->hint, sizeof(e->hint), "%s",
 		 hint ? hint : "the check failed as the message says: the path and the slice show the values it saw");

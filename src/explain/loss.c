@@ -21,14 +21,14 @@
 /* Jumps examined for a broken link, nearest the error first. */
 #define LINK_JUMPS_MAX 128
 
-/* Bits of uncertainty of a scalar: the fewest of its two ranges' widths
- * and its unknown tnum bits (a shift moves bits, it loses none). */
+/* Bits of uncertainty of a scalar: the narrower of its two ranges (what
+ * the verifier's checks compare), whatever its tnum says. */
 static unsigned int range_bits(const struct reg_state *r)
 {
 	uint64_t u = r->b.umax - r->b.umin;
 	uint64_t s = (uint64_t)r->b.smax - (uint64_t)r->b.smin;
 	uint64_t w = u < s ? u : s;
-	unsigned int bits = 0, tbits = (unsigned int)__builtin_popcountll(r->b.var_off.mask);
+	unsigned int bits = 0;
 
 	if (r->type != SCALAR_VALUE)
 		return 0;
@@ -36,7 +36,7 @@ static unsigned int range_bits(const struct reg_state *r)
 		bits++;
 		w >>= 1;
 	}
-	return bits < tbits ? bits : tbits;
+	return bits;
 }
 
 static const struct reg_state *state_before(const struct vet_trace *t, uint32_t pos,
@@ -213,15 +213,36 @@ static bool slice_has_pos(const struct bpfvet_explanation *e, uint32_t pos)
 	return false;
 }
 
-/* The first step after the common ancestor c that made a new value. */
-static int64_t link_break(const uint8_t *checked, const uint8_t *other, uint32_t c,
-			  uint32_t end)
+/* A 64-bit register copy that keeps the value's id stays linked: the
+ * verifier passes a check on either to the other. */
+static bool keeps_link(const struct bpfvet_explanation *e, uint32_t pos)
 {
-	for (uint32_t p = c + 1; p < end; p++)
-		if (checked[p])
+	const struct trace_step *s = &e->trace->path[pos];
+	const struct bpfvet_insn *insn = &e->prog->insns[s->insn];
+
+	return BPF_CLASS(insn->code) == BPF_ALU64 && BPF_OP(insn->code) == BPF_MOV &&
+	       BPF_SRC(insn->code) == BPF_X && insn->off == 0 && s->nregs &&
+	       s->regs[0].r.id;
+}
+
+static bool makes_scalar(const struct bpfvet_explanation *e, uint32_t pos)
+{
+	const struct trace_step *s = &e->trace->path[pos];
+
+	return s->nregs && s->regs[0].r.type == SCALAR_VALUE && !keeps_link(e, pos);
+}
+
+/* The first step between the common ancestor c and the check at j that
+ * made a new scalar of it: on the checked value's side, else on the
+ * checked copy's side. */
+static int64_t link_break(const struct bpfvet_explanation *e, const uint8_t *checked,
+			  const uint8_t *other, uint32_t c, uint32_t j)
+{
+	for (uint32_t p = c + 1; p < j; p++)
+		if (checked[p] && makes_scalar(e, p))
 			return p;
-	for (uint32_t p = c + 1; p < end; p++)
-		if (other[p])
+	for (uint32_t p = c + 1; p < j; p++)
+		if (other[p] && makes_scalar(e, p))
 			return p;
 	return -1;
 }
@@ -241,7 +262,7 @@ static int64_t try_link(struct bpfvet_explanation *e, const uint8_t *checked, ui
 		return -1;
 	for (uint32_t c = j; c-- > 0;) {
 		if (checked[c] && other[c])
-			return link_break(checked, other, c, end);
+			return link_break(e, checked, other, c, j);
 	}
 	return -1;
 }

@@ -23,6 +23,7 @@ struct vet_trace *trace_new(uint32_t insn_cnt)
 		return NULL;
 	}
 	t->insn_cnt = insn_cnt;
+	t->held_ref_insn = -1;
 	return t;
 }
 
@@ -245,6 +246,13 @@ void trace_walk_failed(struct vet_env *env)
 	t->walk_failed = true;
 	t->error_insn = env->insn_idx;
 	t->error_frame = (uint8_t)env->cur->curframe;
+	t->held_ref_insn = -1;
+	for (uint32_t i = 0; i < env->cur->acquired_refs; i++) {
+		if (env->cur->refs[i].kind == REF_TYPE_PTR) {
+			t->held_ref_insn = env->cur->refs[i].insn_idx;
+			break;
+		}
+	}
 	regs = cur_regs(env);
 	for (int i = 0; i < MAX_BPF_REG; i++) {
 		t->error_reg_set[i] = regs[i].type != NOT_INIT;

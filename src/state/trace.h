@@ -68,6 +68,9 @@ struct vet_trace {
 	uint8_t error_frame;
 	struct trace_reg error_regs[11];
 	bool error_reg_set[11];
+	/* The acquiring instruction of the first reference still held at
+	 * the error, -1 when none: a leak's cause. */
+	int64_t held_ref_insn;
 };
 
 /* Allocation, owned by the caller of the verifier. */
