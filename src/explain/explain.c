@@ -128,7 +128,11 @@ static void find_error_insn(struct bpfvet_explanation *e)
 	e->error_insn = -1;
 	if (e->res.verdict == BPFVET_ACCEPTED)
 		return;
-	if (e->trace->walk_failed)
+	/* Past the instruction limit the walk stops before the next
+	 * instruction: the kernel's log ends at the last one processed. */
+	if (e->trace->walk_failed && strstr(e->res.error, "BPF program is too large"))
+		e->error_insn = e->trace->error_prev_insn;
+	else if (e->trace->walk_failed)
 		e->error_insn = e->trace->error_insn;
 	else if (e->res.verdict == BPFVET_REJECTED)
 		e->error_insn = insn_from_message(e->res.error);

@@ -465,7 +465,8 @@ struct vet_env {
 	/* The kernel would refuse the load before its verifier runs, with
 	 * this errno's text and an empty log: the verdict is "refused". */
 	const char *refused;
-	/* What explanations need of the walk (trace.h); NULL unless asked. */
+	/* What explanations need of the walk (trace.h); NULL unless asked.
+	 * Last: the accounted size of the env ends before it (verify.c). */
 	struct vet_trace *trace;
 };
 

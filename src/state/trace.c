@@ -245,6 +245,7 @@ void trace_walk_failed(struct vet_env *env)
 		return;
 	t->walk_failed = true;
 	t->error_insn = env->insn_idx;
+	t->error_prev_insn = env->prev_insn_idx;
 	t->error_frame = (uint8_t)env->cur->curframe;
 	t->held_ref_insn = -1;
 	for (uint32_t i = 0; i < env->cur->acquired_refs; i++) {

@@ -65,6 +65,7 @@ struct vet_trace {
 	/* Where the walk stopped with an error, if it did. */
 	bool walk_failed;
 	uint32_t error_insn;
+	uint32_t error_prev_insn;	/* the instruction processed before it */
 	uint8_t error_frame;
 	struct trace_reg error_regs[11];
 	bool error_reg_set[11];

@@ -101,8 +101,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 
 	memset(env, 0, sizeof(*env));
 	/* The environment is the verifier's too, though malloc()ed before
-	 * the counters exist. */
-	vet_mem_init(&env->mem, sizeof(*env));
+	 * the counters exist; the explain trace's pointer, last, is not
+	 * (mem_peak stays what it is without a trace). */
+	vet_mem_init(&env->mem, offsetof(struct vet_env, trace));
 	env->prog = prog;
 	env->insns = prog->insns;
 	env->insn_cnt = (uint32_t)prog->insn_cnt;
