@@ -34,7 +34,7 @@ def kernel_errors(bpfvet, obj):
     for line in out.splitlines():
         m = re.match(r'Kernel log for [^/]+/(\S+):$', line)
         if m:
-            cur, last, src, prev, insn_src = m.group(1), -1, None, None, {}
+            cur, last, src, prev, insn_src, loop = m.group(1), -1, None, None, {}, None
             continue
         if cur is None:
             continue
@@ -43,9 +43,15 @@ def kernel_errors(bpfvet, obj):
             m = re.search(r'insn (\d+)', prev or '')
             if m:
                 insn = int(m.group(1))
+            if loop:
+                insn, prev = loop
             res[cur] = (insn, insn_src.get(insn), prev)
             cur = None
             continue
+        # 6.7+ print the two states that closed the loop after it.
+        m = re.match(r'infinite loop detected at insn (\d+)', line)
+        if m:
+            loop = (int(m.group(1)), line)
         m = SRC.match(line)
         if m:
             src = int(m.group(2))

@@ -351,6 +351,11 @@ void explain_slice(struct bpfvet_explanation *e)
 	e->checked_reg = message_reg(e->res.error);
 	if (e->checked_reg < 0)
 		e->checked_reg = insn_reg(e, insn);
+	/* A malformed instruction names registers that do not exist. */
+	if (e->checked_reg >= MAX_BPF_REG) {
+		e->checked_reg = -1;
+		return;
+	}
 	snprintf(e->checked_name, sizeof(e->checked_name), "R%d", e->checked_reg);
 	/* The error's own step is the last of the path: the walk starts
 	 * before it. */
