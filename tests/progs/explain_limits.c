@@ -2,6 +2,14 @@
 /* bpfvet explain: the verifier's limits, and errors inside subprograms. */
 #include "explain_common.h"
 
+struct bpf_iter_num {
+	__u64 __opaque[1];
+} __attribute__((aligned(8)));
+
+extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __ksym;
+extern int *bpf_iter_num_next(struct bpf_iter_num *it) __ksym;
+extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __ksym;
+
 static __noinline __u64 deep2(__u64 x)
 {
 	volatile char buf[300];
@@ -71,6 +79,25 @@ int loop_forever(struct __sk_buff *skb)
 	while (n != 7) /* ROOT:loop_forever */
 		;
 	return 0;
+}
+
+/* The verifier cannot count an iterator's rounds: j keeps growing. */
+SEC("socket")
+int iter_index(struct __sk_buff *skb)
+{
+	struct bpf_iter_num it;
+	__u32 k = 0, j = 0;
+	__u64 *v = bpf_map_lookup_elem(&amap, &k), sum = 0;
+
+	if (!v)
+		return 0;
+	bpf_iter_num_new(&it, 0, 4);
+	while (bpf_iter_num_next(&it)) {
+		sum += v[j]; /* ROOT:iter_index */
+		j++;
+	}
+	bpf_iter_num_destroy(&it);
+	return sum;
 }
 
 char LICENSE[] SEC("license") = "GPL";
