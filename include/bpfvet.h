@@ -483,8 +483,8 @@ struct bpfvet_slice_item {
 struct bpfvet_loss {
 	uint32_t insn;
 	uint32_t path_pos;
-	/* "32-bit-op", "spill-fill", "arithmetic", "helper-return",
-	 * "link-broken", "loop-widening". */
+	/* "link-broken", "32-bit-op", "spill-fill", "arithmetic", or
+	 * "helper-return" (never bounded rather than lost). */
 	const char *kind;
 	const char *reason;	/* a sentence */
 };

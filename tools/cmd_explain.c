@@ -189,6 +189,14 @@ static void print_slice(const struct bpfvet_explanation *e, const struct bpfvet_
 	printf("slice of %s:\n", bpfvet_explanation__checked(e));
 	for (size_t i = 0; i < n; i++) {
 		struct bpfvet_source_line l;
+		size_t times = 1;
+
+		/* A loop's rounds repeat a step: once, with the last state. */
+		while (i + 1 < n && s[i + 1].insn == s[i].insn && s[i + 1].role == s[i].role &&
+		       s[i + 1].reg == s[i].reg && s[i].role != BPFVET_SLICE_CHECK) {
+			i++;
+			times++;
+		}
 
 		if (s[i].reg >= 0)
 			snprintf(what, sizeof(what), "R%d", s[i].reg);
@@ -200,6 +208,8 @@ static void print_slice(const struct bpfvet_explanation *e, const struct bpfvet_
 			printf(" ; %s:%u", l.file ? l.file : "?", l.line);
 		if (s[i].state && s[i].state[0])
 			printf("  %s", s[i].state);
+		if (times > 1)
+			printf("  (x%zu)", times);
 		printf("\n");
 	}
 }
@@ -219,7 +229,9 @@ static void print_rejection(const struct bpfvet_explanation *e, const struct bpf
 	printf("class: %s\n", bpfvet_explain_class_name(bpfvet_explanation__class(e)));
 	printf("hint: %s\n", bpfvet_explanation__hint(e));
 	if (loss) {
-		printf("knowledge lost (%s) at ", loss->kind);
+		/* A helper's return was never known: nothing was lost. */
+		printf("%s (%s) at ", strcmp(loss->kind, "helper-return") ? "knowledge lost" :
+		       "never bounded", loss->kind);
 		print_where(e, loss->insn);
 		printf("\n  %s\n", loss->reason);
 	}

@@ -87,6 +87,20 @@ static int64_t alloc_insn(const char *msg)
 	return p ? strtol(p + 11, NULL, 10) : -1;
 }
 
+/* A step of the slice repeated round after round: a loop-carried value
+ * (a counter) that the walk saw grow; its instruction, or -1. */
+static int64_t loop_carried(const struct bpfvet_explanation *e)
+{
+	for (size_t i = 0; i + 2 < e->slice_cnt; i++) {
+		const struct bpfvet_slice_item *a = &e->slice[i];
+
+		if (a->role == BPFVET_SLICE_DEF && e->slice[i + 1].insn == a->insn &&
+		    e->slice[i + 2].insn == a->insn)
+			return a->insn;
+	}
+	return -1;
+}
+
 void explain_classify(struct bpfvet_explanation *e)
 {
 	const char *msg = e->res.error, *hint;
@@ -118,4 +132,11 @@ void explain_classify(struct bpfvet_explanation *e)
 	hint = match(bug_rules, N(bug_rules), msg, false);
 	snprintf(e->hint, sizeof(e->hint), "%s",
 		 hint ? hint : "the check failed as the message says: the path and the slice show the values it saw");
+	if (loop_carried(e) >= 0) {
+		size_t len = strlen(e->hint);
+
+		snprintf(e->hint + len, sizeof(e->hint) - len,
+			 "; the value grows round after round of a loop (insn %lld) whose count the verifier does not know: bound it inside the loop",
+			 (long long)loop_carried(e));
+	}
 }

@@ -197,6 +197,47 @@ static void find_widening(struct bpfvet_explanation *e)
 	}
 }
 
+static bool narrows_scalar(const struct bpfvet_explanation *e, const struct bpfvet_slice_item *it)
+{
+	const struct reg_state *r;
+
+	if (it->role != BPFVET_SLICE_NARROW || it->reg < 0)
+		return false;
+	r = step_reg(&e->trace->path[it->path_pos], (uint32_t)it->reg);
+	return r && r->type == SCALAR_VALUE;
+}
+
+/* The value comes unbounded from a function's R0 and no check on a
+ * scalar narrowed it on the way: not lost, never known. */
+static void find_helper_origin(struct bpfvet_explanation *e)
+{
+	const struct vet_trace *t = e->trace;
+
+	for (size_t i = 0; i + 1 < e->slice_cnt; i++) {
+		const struct bpfvet_slice_item *it = &e->slice[i];
+		const struct trace_step *s = &t->path[it->path_pos];
+		const struct bpfvet_insn *insn = &e->prog->insns[s->insn];
+		const struct reg_state *r0;
+
+		if (narrows_scalar(e, it))
+			return;
+		if (it->role != BPFVET_SLICE_ORIGIN || BPF_CLASS(insn->code) != BPF_JMP ||
+		    BPF_OP(insn->code) != BPF_CALL)
+			continue;
+		r0 = step_reg(s, BPF_REG_0);
+		if (!r0 || r0->type != SCALAR_VALUE || range_bits(r0) < 32)
+			continue;
+		for (size_t j = i + 1; j + 1 < e->slice_cnt; j++)
+			if (narrows_scalar(e, &e->slice[j]))
+				return;
+		snprintf(e->loss_reason, sizeof(e->loss_reason),
+			 "the value is the return of the call at insn %u, which can be any %u-bit value, and no check bounds it before the use",
+			 s->insn, range_bits(r0));
+		set_loss(e, it->path_pos, "helper-return");
+		return;
+	}
+}
+
 static bool is_cond_jump(const struct bpfvet_insn *insn)
 {
 	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
@@ -340,4 +381,6 @@ void explain_loss(struct bpfvet_explanation *e)
 	find_broken_link(e);
 	if (!e->has_loss)
 		find_widening(e);
+	if (!e->has_loss)
+		find_helper_origin(e);
 }
