@@ -235,6 +235,8 @@ static void print_rejection(const struct bpfvet_explanation *e, const struct bpf
 		print_where(e, loss->insn);
 		printf("\n  %s\n", loss->reason);
 	}
+	if (ei < 0 && !bpfvet_explanation__path(e, &(size_t){ 0 }))
+		return;
 	print_decisions(e);
 	print_slice(e, p);
 }

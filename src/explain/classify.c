@@ -6,6 +6,7 @@
  * code the culprit; every other rejection is taken as the program's own
  * bug, with a hint chosen by the message's words.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,11 @@ void explain_classify(struct bpfvet_explanation *e)
 	const char *msg = e->res.error, *hint;
 
 	e->root_insn = e->error_insn;
+	if (e->res.err == -ENOEXEC) {
+		e->cls = BPFVET_EXPLAIN_UNSUPPORTED;
+		snprintf(e->hint, sizeof(e->hint), "the load is refused before the verifier runs: nothing was verified");
+		return;
+	}
 	if (e->res.verdict == BPFVET_UNSUPPORTED) {
 		e->cls = BPFVET_EXPLAIN_UNSUPPORTED;
 		snprintf(e->hint, sizeof(e->hint), "bpfvet does not model this yet; the kernel's own verdict may differ");

@@ -207,7 +207,7 @@ int bpfvet_program__explain(const struct bpfvet_program *prog,
 		return err;
 	}
 	if (err == -ENOEXEC)
-		e->cls = BPFVET_EXPLAIN_UNSUPPORTED;
+		explain_classify(e);
 	*out = e;
 	return 0;
 }
