@@ -518,7 +518,8 @@ int bpfvet_explanation__line(const struct bpfvet_explanation *e, uint32_t insn,
 			     struct bpfvet_source_line *line);
 const struct bpfvet_path_step *bpfvet_explanation__path(const struct bpfvet_explanation *e,
 							 size_t *cnt);
-/* The path lost its beginning or end to the length cap. */
+/* The path lost its beginning to the length cap (the steps nearest the
+ * error are kept). */
 bool bpfvet_explanation__path_truncated(const struct bpfvet_explanation *e);
 const struct bpfvet_slice_item *bpfvet_explanation__slice(const struct bpfvet_explanation *e,
 							   size_t *cnt);

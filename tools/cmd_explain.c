@@ -144,8 +144,10 @@ static void print_decisions(const struct bpfvet_explanation *e)
 	const struct bpfvet_path_step *path = bpfvet_explanation__path(e, &n);
 	const struct bpfvet_path_step *prev = NULL;
 
-	printf("path: %zu instructions from the entry%s\n", n,
-	       bpfvet_explanation__path_truncated(e) ? " (cut)" : "");
+	if (bpfvet_explanation__path_truncated(e))
+		printf("path: its last %zu instructions (the beginning is cut)\n", n);
+	else
+		printf("path: %zu instructions from the entry\n", n);
 	for (int pass = 0; pass < 2; pass++) {
 		size_t times = 0;
 

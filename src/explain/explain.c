@@ -69,7 +69,7 @@ static const char *join_state(const struct trace_step *s, char **owned)
 static int build_path(struct bpfvet_explanation *e)
 {
 	const struct vet_trace *t = e->trace;
-	size_t n = t->len < t->cap ? t->len : t->cap;
+	size_t n = trace_kept(t);
 
 	if (!t->walk_failed || !n)
 		return 0;
@@ -96,8 +96,7 @@ static int build_path(struct bpfvet_explanation *e)
 	}
 	/* Errors found at a prune point (an infinite loop) or by the
 	 * instruction count stop before their step begins. */
-	if (e->error_insn >= 0 && e->path[n - 1].insn != (uint32_t)e->error_insn &&
-	    !t->truncated) {
+	if (e->error_insn >= 0 && e->path[n - 1].insn != (uint32_t)e->error_insn) {
 		e->path[n].insn = (uint32_t)e->error_insn;
 		e->path[n].frame = t->error_frame;
 		e->path[n].state = "";

@@ -41,6 +41,9 @@ int explain_source_line(const struct bpfvet_program *prog, uint32_t insn,
 			struct bpfvet_source_line *line);
 
 /* slice.c: the values the failing check read, back over the path. */
+/* The error is about a value's type or bounds (not a loop, a leak, a
+ * limit, an unknown function): it has a checked value. */
+bool explain_about_value(const char *msg);
 void explain_slice(struct bpfvet_explanation *e);
 /* The step of the path that last wrote (frame, reg) before pos, or -1;
  * *k is the index of the register in that step. */

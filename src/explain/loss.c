@@ -358,25 +358,9 @@ out:
 	free(other);
 }
 
-/* Errors about a value's type or bounds; the others (loops, leaks,
- * limits, unknown functions) are not about a checked value. */
-static bool about_a_value(const char *msg)
-{
-	static const char *const not_values[] = {
-		"infinite loop", "too large", "too complex", "reference leak",
-		"Unreleased reference", "unknown func", "cannot use helper", "back-edge",
-		"unreachable", "jump out of range", "is missing",
-	};
-
-	for (size_t i = 0; i < sizeof(not_values) / sizeof(not_values[0]); i++)
-		if (strstr(msg, not_values[i]))
-			return false;
-	return true;
-}
-
 void explain_loss(struct bpfvet_explanation *e)
 {
-	if (!e->slice_cnt || e->trace->truncated || !about_a_value(e->res.error))
+	if (!e->slice_cnt || !explain_about_value(e->res.error))
 		return;
 	find_broken_link(e);
 	if (!e->has_loss)

@@ -81,7 +81,7 @@ static bool want_empty(const struct want *w)
 int64_t explain_last_def(const struct vet_trace *t, uint32_t pos, uint32_t frame,
 			 uint32_t reg, uint32_t *k)
 {
-	uint32_t n = t->len < t->cap ? t->len : t->cap;
+	uint32_t n = trace_kept(t);
 
 	if (pos > n)
 		pos = n;
@@ -338,6 +338,22 @@ static void add_check(struct bpfvet_explanation *e, uint32_t pos)
 	it->state = t->error_regs[e->checked_reg].text ? t->error_regs[e->checked_reg].text : "";
 }
 
+/* Errors about a value's type or bounds; the others (loops, leaks,
+ * limits, unknown functions) are not about a checked value. */
+bool explain_about_value(const char *msg)
+{
+	static const char *const not_values[] = {
+		"infinite loop", "too large", "too complex", "reference leak",
+		"Unreleased reference", "unknown func", "cannot use helper", "back-edge",
+		"unreachable", "jump out of range", "is missing",
+	};
+
+	for (size_t i = 0; i < sizeof(not_values) / sizeof(not_values[0]); i++)
+		if (strstr(msg, not_values[i]))
+			return false;
+	return true;
+}
+
 void explain_slice(struct bpfvet_explanation *e)
 {
 	const struct vet_trace *t = e->trace;
@@ -345,7 +361,8 @@ void explain_slice(struct bpfvet_explanation *e)
 	const struct bpfvet_insn *insn;
 	uint32_t end;
 
-	if (!t->walk_failed || e->error_insn < 0 || !e->path_cnt || t->truncated)
+	if (!t->walk_failed || e->error_insn < 0 || !e->path_cnt ||
+	    !explain_about_value(e->res.error))
 		return;
 	insn = &e->prog->insns[e->error_insn];
 	e->checked_reg = message_reg(e->res.error);

@@ -39,7 +39,7 @@ void trace_free(struct vet_trace *t)
 {
 	if (!t)
 		return;
-	for (uint32_t i = 0; i < t->len && i < t->cap; i++)
+	for (uint32_t i = 0; i < trace_kept(t); i++)
 		free_texts(t->path[i].regs, TRACE_STEP_REGS);
 	free_texts(t->error_regs, MAX_BPF_REG);
 	free(t->path);
@@ -54,6 +54,7 @@ void trace_pass_begin(struct vet_env *env)
 	if (!t)
 		return;
 	t->len = 0;
+	t->base = 0;
 	t->truncated = false;
 	t->walk_failed = false;
 }
@@ -104,13 +105,25 @@ static void note_slot(struct vet_env *env, struct trace_step *s, uint32_t ptr_re
 	s->slot_off = (int16_t)((int64_t)r->b.var_off.value + r->off + off);
 }
 
+uint32_t trace_kept(const struct vet_trace *t)
+{
+	return t->oom ? 0 : t->len - t->base;
+}
+
+/* Room for one more step; the oldest half goes when the path is full
+ * (nothing is rendered yet, the steps move whole). */
 static struct trace_step *grow(struct vet_trace *t)
 {
-	if (t->len >= TRACE_PATH_MAX) {
-		t->truncated = true;
+	if (t->oom)
 		return NULL;
+	if (t->len - t->base >= TRACE_PATH_MAX) {
+		uint32_t drop = TRACE_PATH_MAX / 2;
+
+		memmove(t->path, t->path + drop, (size_t)(TRACE_PATH_MAX - drop) * sizeof(*t->path));
+		t->base += drop;
+		t->truncated = true;
 	}
-	if (t->len >= t->cap) {
+	if (t->len - t->base >= t->cap) {
 		uint32_t cap = t->cap ? t->cap * 2 : 1024;
 		struct trace_step *p = realloc(t->path, (size_t)cap * sizeof(*p));
 
@@ -121,7 +134,7 @@ static struct trace_step *grow(struct vet_trace *t)
 		t->path = p;
 		t->cap = cap;
 	}
-	return &t->path[t->len];
+	return &t->path[t->len - t->base];
 }
 
 void trace_step_begin(struct vet_env *env, const struct bpfvet_insn *insn)
@@ -205,9 +218,9 @@ void trace_step_end(struct vet_env *env)
 	struct vet_trace *t = env->trace;
 	struct trace_step *s;
 
-	if (!t || !t->len || t->len > t->cap || !env->cur)
+	if (!t || !trace_kept(t) || !env->cur)
 		return;
-	s = &t->path[t->len - 1];
+	s = &t->path[t->len - 1 - t->base];
 	s->post_frame = (uint8_t)env->cur->curframe;
 	s->nregs = step_regs(&env->insns[s->insn], s->frame, s->post_frame, s->regno);
 	snapshot(env, s);
@@ -227,11 +240,14 @@ void trace_rewind(struct vet_env *env, uint32_t len)
 
 	if (!t || len > t->len)
 		return;
+	/* Back before the kept steps: the window starts again there. */
+	if (len < t->base)
+		t->base = len;
 	t->len = len;
-	t->truncated = len > TRACE_PATH_MAX;
-	if (!len || len > t->cap || !env->cur)
+	t->truncated = t->base > 0;
+	if (len == t->base || t->oom || !env->cur)
 		return;
-	s = &t->path[len - 1];
+	s = &t->path[len - 1 - t->base];
 	if (s->post_frame == env->cur->curframe)
 		snapshot(env, s);
 }
@@ -286,7 +302,7 @@ void trace_render(struct vet_env *env)
 
 	if (!t)
 		return;
-	n = t->len < t->cap ? t->len : t->cap;
+	n = trace_kept(t);
 	for (uint32_t i = 0; i < n; i++) {
 		struct trace_step *s = &t->path[i];
 

@@ -51,17 +51,20 @@ struct trace_step {
 	} regs[TRACE_STEP_REGS];
 };
 
-/* Longest failing path kept: beyond it the path is cut (truncated). */
+/* Most steps kept: beyond them the oldest half is dropped, so that the
+ * steps nearest the error stay (the path is then truncated). */
 #define TRACE_PATH_MAX (1u << 17)
 
 struct vet_trace {
 	struct trace_insn_stats *stats;	/* one per instruction */
 	uint32_t insn_cnt;
+	/* The path's steps base..len-1: path[i] is step base + i. */
 	struct trace_step *path;
-	uint32_t len;		/* steps on the path, kept or not */
+	uint32_t len;		/* steps on the path from the entry */
+	uint32_t base;		/* the oldest steps dropped */
 	uint32_t cap;		/* allocated steps */
-	bool truncated;		/* the path went beyond TRACE_PATH_MAX */
-	bool oom;
+	bool truncated;		/* base > 0: the path's beginning is cut */
+	bool oom;		/* no path kept at all */
 	/* Where the walk stopped with an error, if it did. */
 	bool walk_failed;
 	uint32_t error_insn;
@@ -87,6 +90,8 @@ void trace_precise(struct vet_env *env, uint32_t insn);
 void trace_step_begin(struct vet_env *env, const struct bpfvet_insn *insn);
 void trace_step_end(struct vet_env *env);
 uint32_t trace_len(const struct vet_env *env);
+/* Steps of the path kept in t->path. */
+uint32_t trace_kept(const struct vet_trace *t);
 void trace_rewind(struct vet_env *env, uint32_t len);
 void trace_walk_failed(struct vet_env *env);
 /* Renders the kept registers as the kernel's log prints them, while the
