@@ -100,4 +100,23 @@ int iter_index(struct __sk_buff *skb)
 	return sum;
 }
 
+/* j counts the iterator's rounds, which the verifier does not know: it
+ * reaches 8, and the access after the loop lacks its check. */
+SEC("socket")
+int iter_after_loop(struct __sk_buff *skb)
+{
+	struct bpf_iter_num it;
+	__u32 k = 0, j = 0;
+	__u64 *v;
+
+	bpf_iter_num_new(&it, 0, 3);
+	while (bpf_iter_num_next(&it))
+		j++;
+	bpf_iter_num_destroy(&it);
+	v = bpf_map_lookup_elem(&amap, &k);
+	if (!v)
+		return 0;
+	return v[j]; /* ROOT:iter_after_loop */
+}
+
 char LICENSE[] SEC("license") = "GPL";
