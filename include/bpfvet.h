@@ -414,6 +414,137 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   struct bpfvet_result *res);
 
 /* ------------------------------------------------------------------ */
+/* Explanations (bpfvet explain; docs/explain.md)                      */
+/* ------------------------------------------------------------------ */
+
+/* Why a program was rejected, in broad terms. */
+enum bpfvet_explain_class {
+	BPFVET_EXPLAIN_NONE = 0,	/* accepted: nothing to explain */
+	BPFVET_EXPLAIN_PROGRAM_BUG,	/* a missing check, an uninitialised read... */
+	BPFVET_EXPLAIN_COMPILER,	/* the compiler's code lost what the source knew */
+	BPFVET_EXPLAIN_VERIFIER_LIMIT,	/* complexity, the 512-byte stack, jump sequence */
+	BPFVET_EXPLAIN_UNSUPPORTED,	/* bpfvet itself stopped (or the load was refused) */
+};
+
+/* "program-bug", "compiler", "verifier-limit", "unsupported", "none". */
+const char *bpfvet_explain_class_name(enum bpfvet_explain_class c);
+
+struct bpfvet_explain_opts {
+	size_t sz;
+	/* How to verify (capabilities, flags); NULL: as root, defaults. The
+	 * log options are honoured too. */
+	const struct bpfvet_verify_opts *verify;
+};
+#define bpfvet_explain_opts__last_field verify
+
+/* Work the verifier did at one instruction (all its visits). */
+struct bpfvet_insn_stats {
+	uint32_t visits;	/* times processed (sums to insns_processed) */
+	uint32_t states;	/* checkpoints stored (sums to total_states) */
+	uint32_t prune_hits;	/* paths pruned here */
+	uint32_t prune_misses;	/* prune-point visits no checkpoint matched */
+	uint32_t precise_marks;	/* precision backtracking walked over it */
+};
+
+struct bpfvet_source_line {
+	const char *file;	/* base name */
+	uint32_t line;
+	uint32_t col;
+	const char *text;	/* the source line, leading blanks removed */
+};
+
+enum bpfvet_branch {
+	BPFVET_BRANCH_NONE = 0,		/* not a conditional jump */
+	BPFVET_BRANCH_TAKEN,
+	BPFVET_BRANCH_NOT_TAKEN,
+};
+
+/* One instruction of the failing path, from the entry to the error. */
+struct bpfvet_path_step {
+	uint32_t insn;
+	uint32_t frame;			/* call depth it ran at */
+	enum bpfvet_branch branch;
+	/* The registers it wrote (a store: the value stored; a jump: both
+	 * operands on the branch followed), as the kernel's log prints
+	 * them: "R1=scalar(umax=255)"; "" when none. */
+	const char *state;
+};
+
+enum bpfvet_slice_role {
+	BPFVET_SLICE_CHECK = 0,	/* the failing check's operand, at the error */
+	BPFVET_SLICE_DEF,	/* computed from other values of the slice */
+	BPFVET_SLICE_ORIGIN,	/* came from outside: constant, load, helper, context */
+	BPFVET_SLICE_SPILL,	/* stored to a stack slot */
+	BPFVET_SLICE_FILL,	/* loaded back from a stack slot */
+	BPFVET_SLICE_NARROW,	/* a conditional jump that bounded it */
+	BPFVET_SLICE_ARG,	/* passed into or out of a subprogram */
+};
+
+/* One place the checked value came through, in path order. */
+struct bpfvet_slice_item {
+	uint32_t insn;
+	uint32_t path_pos;	/* index in the path */
+	uint32_t frame;
+	int32_t reg;		/* register, or -1 for a stack slot */
+	int32_t slot_off;	/* the slot's offset from fp (reg == -1) */
+	enum bpfvet_slice_role role;
+	const char *state;	/* the value after the instruction */
+};
+
+/* Where the checked value's bounds or its link to a checked copy were
+ * lost, when that can be seen on the path. */
+struct bpfvet_loss {
+	uint32_t insn;
+	uint32_t path_pos;
+	/* "link-broken", "32-bit-op", "spill-fill", "arithmetic", or
+	 * "helper-return" (never bounded rather than lost). */
+	const char *kind;
+	const char *reason;	/* a sentence */
+};
+
+struct bpfvet_explanation;
+
+/*
+ * Verifies prog with its walk traced and explains the verdict: for a
+ * rejection the error's instruction and source line, the failing path,
+ * the slice of the checked value, where knowledge was lost, a class and
+ * a hint; for every verdict the work per instruction. Returns 0 and
+ * *out (free it with bpfvet_explanation__free) or a negative errno as
+ * bpfvet_program__verify() does.
+ */
+int bpfvet_program__explain(const struct bpfvet_program *prog,
+			    const struct bpfvet_explain_opts *opts,
+			    struct bpfvet_explanation **out);
+void bpfvet_explanation__free(struct bpfvet_explanation *e);
+
+const struct bpfvet_result *bpfvet_explanation__result(const struct bpfvet_explanation *e);
+/* The failing instruction, -1 when the error names none. */
+int64_t bpfvet_explanation__error_insn(const struct bpfvet_explanation *e);
+/* The instruction the explanation blames: where knowledge was lost when
+ * the compiler's code is the cause, the acquiring call of a leaked
+ * reference, else the error's; -1 when none. */
+int64_t bpfvet_explanation__root_insn(const struct bpfvet_explanation *e);
+/* The register the failing check read ("R1"), or NULL. */
+const char *bpfvet_explanation__checked(const struct bpfvet_explanation *e);
+/* Source line of any instruction (BTF line_info): 0, or -ENOENT. */
+int bpfvet_explanation__line(const struct bpfvet_explanation *e, uint32_t insn,
+			     struct bpfvet_source_line *line);
+const struct bpfvet_path_step *bpfvet_explanation__path(const struct bpfvet_explanation *e,
+							 size_t *cnt);
+/* The path lost its beginning to the length cap (the steps nearest the
+ * error are kept). */
+bool bpfvet_explanation__path_truncated(const struct bpfvet_explanation *e);
+const struct bpfvet_slice_item *bpfvet_explanation__slice(const struct bpfvet_explanation *e,
+							   size_t *cnt);
+/* NULL when no loss was seen. */
+const struct bpfvet_loss *bpfvet_explanation__loss(const struct bpfvet_explanation *e);
+enum bpfvet_explain_class bpfvet_explanation__class(const struct bpfvet_explanation *e);
+const char *bpfvet_explanation__hint(const struct bpfvet_explanation *e);
+/* One entry per instruction of the program. */
+const struct bpfvet_insn_stats *bpfvet_explanation__insn_stats(const struct bpfvet_explanation *e,
+								size_t *cnt);
+
+/* ------------------------------------------------------------------ */
 /* Loading into the running kernel (the reference verifier)            */
 /* ------------------------------------------------------------------ */
 

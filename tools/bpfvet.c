@@ -16,6 +16,7 @@ static void usage(FILE *f)
 		"       bpfvet dump OBJ.o... [-p GLOB] [-t TYPE] maps, programs, disassembly\n"
 		"       bpfvet ablate OBJ.o... [-p GLOB]       what each pruning technique is worth\n"
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
+		"       bpfvet explain OBJ.o... [-p GLOB]    why a program is rejected (or slow)\n"
 		"       bpfvet help | --help | --version\n"
 		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
 }
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
 		return cmd_ablate(argc - 1, argv + 1);
 	if (!strcmp(cmd, "verify"))
 		return cmd_verify(argc - 1, argv + 1);
+	if (!strcmp(cmd, "explain"))
+		return cmd_explain(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	/* `bpfvet OBJ.o...` is shorthand for `bpfvet verify OBJ.o...`. */

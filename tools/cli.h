@@ -156,5 +156,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_ablate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 
 #endif

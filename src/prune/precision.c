@@ -493,6 +493,7 @@ static int backtrack_state(struct vet_env *env, struct vstate *st, uint32_t last
 		if (*skip_first) {
 			*skip_first = false;
 		} else {
+			trace_precise(env, (uint32_t)i);
 			err = backtrack_insn(env, (uint32_t)i, *subseq,
 					     hist_entry(st, hist_end, (uint32_t)i), bt);
 			if (err)

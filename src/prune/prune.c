@@ -195,6 +195,7 @@ static int on_hit(struct vet_env *env, struct state_list *sl, bool loop)
 	int err = 0;
 
 	sl->hit_cnt++;
+	trace_prune(env, env->insn_idx, true);
 	if (env->aux[env->insn_idx].jmp_point)
 		err = push_jmp_history(env, env->cur, 0, 0);
 	if (!err)
@@ -225,6 +226,7 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 	if (!sl)
 		return -ENOMEM;
 	env->stats.total_states++;
+	trace_state_stored(env, idx);
 	env->stats.explored_states_size++;
 	update_peak_states(env);
 	env->stats.prev_jmps_processed = env->stats.jmps_processed;
@@ -363,6 +365,7 @@ int is_state_visited(struct vet_env *env, uint32_t idx)
 next:
 		pp = &sl->next;
 	}
+	trace_prune(env, idx, false);
 	if (env->stats.max_states_per_insn < states_cnt)
 		env->stats.max_states_per_insn = states_cnt;
 	if (!env->bpf_capable && states_cnt > COMPLEXITY_LIMIT_STATES)

@@ -293,6 +293,7 @@ struct stack_elem {
 	struct stack_elem *next;
 	struct stack_elem *prev;	/* the one pushed after it, or NULL */
 	uint32_t log_pos;	/* level-1 log rewinding point */
+	uint32_t trace_len;	/* the explain trace's path length (trace.h) */
 	/* st's frames, packed (state_pack.c) once the instruction that
 	 * queued the path is over; st.frame[] is empty then. */
 	uint64_t *packed;
@@ -464,6 +465,9 @@ struct vet_env {
 	/* The kernel would refuse the load before its verifier runs, with
 	 * this errno's text and an empty log: the verdict is "refused". */
 	const char *refused;
+	/* What explanations need of the walk (trace.h); NULL unless asked.
+	 * Last: the accounted size of the env ends before it (verify.c). */
+	struct vet_trace *trace;
 };
 
 #define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)
@@ -657,5 +661,8 @@ bool ctx_is_valid_access(const struct vet_env *env, int off, int size,
 
 /* Size of the program type's context, for helpers that take ctx memory. */
 int ctx_size(const struct vet_env *env);
+
+/* trace.c: the walk's trace for explanations */
+#include "trace.h"
 
 #endif

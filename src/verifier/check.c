@@ -36,6 +36,7 @@ struct vstate *push_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->insn_idx = insn_idx;
 	elem->prev_insn_idx = prev_insn_idx;
 	elem->log_pos = (uint32_t)log_pos(&env->log);
+	elem->trace_len = trace_len(env);
 	link_pending(env, elem);
 	if (state_copy(env, &elem->st, env->cur)) {
 		env->err = -ENOMEM;
@@ -71,6 +72,7 @@ struct vstate *push_fresh_stack(struct vet_env *env, uint32_t insn_idx,
 	elem->insn_idx = insn_idx;
 	elem->prev_insn_idx = prev_insn_idx;
 	elem->log_pos = (uint32_t)log_pos(&env->log);
+	elem->trace_len = trace_len(env);
 	link_pending(env, elem);
 	if (env->stack_size > COMPLEXITY_LIMIT_JMP_SEQ) {
 		verbose(env, "The sequence of %u jumps is too complex for async cb.\n",
@@ -137,6 +139,7 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 	}
 	if (pop_log)
 		log_rewind(&env->log, head->log_pos);
+	trace_rewind(env, head->trace_len);
 	*insn_idx = head->insn_idx;
 	*prev_insn_idx = head->prev_insn_idx;
 	env->head = head->next;
@@ -548,6 +551,7 @@ int do_check(struct vet_env *env)
 			return -EFAULT;
 		}
 		insn = &env->insns[env->insn_idx];
+		trace_visit(env, env->insn_idx);
 		if (++env->stats.insn_processed > COMPLEXITY_LIMIT_INSNS) {
 			verbose(env, "BPF program is too large. Processed %llu insn\n",
 				(unsigned long long)env->stats.insn_processed);
@@ -596,6 +600,7 @@ int do_check(struct vet_env *env)
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;
+		trace_step_begin(env, insn);
 		if (env->cur->speculative && env->aux[env->insn_idx].nospec) {
 			/* A barrier stands here: speculation goes no further. */
 			path_done = true;
@@ -605,6 +610,8 @@ int do_check(struct vet_env *env)
 				err = do_insn(env, insn, &path_done, &print_from);
 			if (!err)
 				err = stack_live_commit_insn(env);
+			if (!err)
+				trace_step_end(env);
 			if (err && env->cur->speculative && error_recoverable_with_nospec(err) &&
 			    env_has(env, KVER_NOSPEC_FALLBACK)) {
 				env->aux[env->insn_idx].nospec = true;

@@ -13,6 +13,11 @@
 
 #include "prune/prune.h"
 
+/* verify.c: bpfvet_program__verify() with the walk's trace collected
+ * into trace (trace.h), which the caller owns; NULL collects nothing. */
+int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		  struct bpfvet_result *res, struct vet_trace *trace);
+
 /* insn_check.c: opcodes and LD_IMM64 references, before the walk */
 int check_insns(struct vet_env *env);
 

@@ -101,8 +101,9 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 
 	memset(env, 0, sizeof(*env));
 	/* The environment is the verifier's too, though malloc()ed before
-	 * the counters exist. */
-	vet_mem_init(&env->mem, sizeof(*env));
+	 * the counters exist; the explain trace's pointer, last, is not
+	 * (mem_peak stays what it is without a trace). */
+	vet_mem_init(&env->mem, offsetof(struct vet_env, trace));
 	env->prog = prog;
 	env->insns = prog->insns;
 	env->insn_cnt = (uint32_t)prog->insn_cnt;
@@ -210,8 +211,12 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 		err = reach_init(env);
 	if (!err)
 		err = init_entry_state(env, subprog);
-	if (!err)
+	trace_pass_begin(env);
+	if (!err) {
 		err = do_check(env);
+		if (err)
+			trace_walk_failed(env);
+	}
 	/* Without level 2 the kernel keeps only a failing path: a pass that
 	 * succeeds leaves an empty log behind it (do_check_common). */
 	if (!err && !(env->log.level & LOG_LEVEL2))
@@ -403,6 +408,12 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,
 			   struct bpfvet_result *res)
 {
+	return verify_traced(prog, opts, res, NULL);
+}
+
+int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		  struct bpfvet_result *res, struct vet_trace *trace)
+{
 	struct vet_env *env;
 	char msg[sizeof(((struct vet_log *)0)->last_line)];
 	uint64_t t0, ns;
@@ -424,6 +435,7 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	if (!env)
 		return -ENOMEM;
 	err = env_init(env, prog, opts);
+	env->trace = trace;
 	if (!err)
 		err = check_load_caps(env);
 	t0 = now_ns();
@@ -460,6 +472,7 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 		print_stats(env, ns, err);
 	log_finish(&env->log);
 	fill_result(env, err, ns, msg, res);
+	trace_render(env);
 	env_free(env);
 	free(env);
 	return 0;
