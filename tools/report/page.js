@@ -128,7 +128,7 @@ Prog.prototype.buildDecisions = function (ui) {
 	p.appendChild(el('h3', '', 'Failing path: ' + d.path.length / 2 + ' instructions, ' +
 		runs.length + ' branch decisions' + (d.pathTruncated ? ' (cut)' : '')));
 	var ol = p.appendChild(el('ol'));
-	var HEAD = 6, TAIL = 30;
+	var HEAD = 6, TAIL = 12;
 	for (i = 0; i < runs.length; i++) {
 		if (i === HEAD && runs.length > HEAD + TAIL) {
 			ol.appendChild(el('li', 'note', '... ' + (runs.length - HEAD - TAIL) + ' more decisions ...'));
@@ -149,7 +149,10 @@ Prog.prototype.buildSlice = function (ui) {
 	var t = p.appendChild(el('table', 'slice'));
 	var h = t.appendChild(el('tr'));
 	['role', 'where', 'insn', 'instruction', 'value after it'].forEach(function (s) { h.appendChild(el('th', '', s)); });
-	for (var i = 0; i < d.slice.length; i++) {
+	/* The items nearest the check matter most; a long slice keeps those. */
+	var from = Math.max(0, d.slice.length - 40);
+	if (from) p.appendChild(el('div', 'note', 'the last 40 of ' + d.slice.length + ' items'));
+	for (var i = from; i < d.slice.length; i++) {
 		var s = d.slice[i], r = t.appendChild(el('tr', 'slice-item'));
 		r.appendChild(el('td', '', ROLES[s[1]]));
 		r.appendChild(el('td', '', s[2]));
@@ -357,4 +360,6 @@ document.querySelectorAll('section.prog').forEach(function (sec) {
 	}
 });
 document.body.setAttribute('data-rendered', 'yes');
+/* Milliseconds from the page's start to the end of the drawing. */
+document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
 })();
