@@ -350,15 +350,19 @@ function buildNav() {
 	});
 }
 
+var progs = {};
 buildNav();
 document.querySelectorAll('section.prog').forEach(function (sec) {
 	if (!sec.querySelector('script.data')) return;
 	try {
-		new Prog(sec);
+		progs[sec.id] = new Prog(sec);
 	} catch (err) {
 		sec.appendChild(el('pre', 'error', 'report script failed: ' + err));
 	}
 });
+/* #p3-i120 opens program p3's listing at instruction 120. */
+var want = /^#(p[0-9]+)-i([0-9]+)$/.exec(location.hash);
+if (want && progs[want[1]]) progs[want[1]].jump(+want[2], true);
 document.body.setAttribute('data-rendered', 'yes');
 /* Milliseconds from the page's start to the end of the drawing. */
 document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));
