@@ -288,6 +288,7 @@ Prog.prototype.srcRow = function (i) {
 	for (var k = 0; k < 5; k++) {
 		var v = this.lineSum[li * 5 + k], c = r.appendChild(el('span', 'm' + (v ? '' : ' zero') + (k === this.metric ? ' sel' : ''), String(v)));
 		c.style.background = heat(v, this.lineMax[k]);
+		if (heatT(v, this.lineMax[k]) > 0.75) c.style.color = '#fff';
 	}
 	r.appendChild(el('span', 'mark'));
 	r.appendChild(el('span', 'txt', d.files[l[0]] + ':' + l[1] + ': ' + l[2]));
