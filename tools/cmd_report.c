@@ -167,6 +167,7 @@ static int write_page(const struct report_args *a, const struct bpfvet_open_opts
 	struct timespec t0;
 	char title[512];
 	long size;
+	int bad;
 
 	if (!run.f) {
 		fprintf(stderr, "bpfvet: %s: %s\n", a->out, strerror(errno));
@@ -183,13 +184,15 @@ static int write_page(const struct report_args *a, const struct bpfvet_open_opts
 	}
 	report_end(run.f);
 	size = ftell(run.f);
-	if (ferror(run.f) | (run.f != stdout && fclose(run.f))) {
+	bad = ferror(run.f);
+	if (run.f == stdout)
+		return bad ? EXIT_USAGE : run.worst;
+	if (fclose(run.f) || bad) {
 		fprintf(stderr, "bpfvet: %s: write error\n", a->out);
 		return EXIT_USAGE;
 	}
-	if (run.f != stdout)
-		fprintf(stderr, "bpfvet: wrote %s: %d programs, %ld KiB in %.2f s\n", a->out,
-			run.next_id, size / 1024, seconds_since(&t0));
+	fprintf(stderr, "bpfvet: wrote %s: %d programs, %ld KiB in %.2f s\n", a->out,
+		run.next_id, size / 1024, seconds_since(&t0));
 	return run.worst;
 }
 

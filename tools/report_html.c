@@ -120,7 +120,8 @@ static void put_rejection(FILE *f, const struct bpfvet_explanation *e)
 	}
 	fputs("</dd>\n", f);
 	put_item(f, "class", "class", bpfvet_explain_class_name(bpfvet_explanation__class(e)));
-	put_item(f, "hint", "hint", bpfvet_explanation__hint(e));
+	if (bpfvet_explanation__hint(e) && bpfvet_explanation__hint(e)[0])
+		put_item(f, "hint", "hint", bpfvet_explanation__hint(e));
 	if (bpfvet_explanation__checked(e))
 		put_item(f, "checked", "checked", bpfvet_explanation__checked(e));
 	if (loss) {
