@@ -34,7 +34,8 @@ else
 	fail "report escapes source text" "no escaped line in $page"
 fi
 
-CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+# CHROMIUM=PATH picks the browser; CHROMIUM= (empty) leaves it out.
+CHROMIUM=${CHROMIUM-$(command -v chromium || command -v chromium-browser || true)}
 if [ -z "$CHROMIUM" ]; then
 	skip "report in chromium" "no chromium (scripts/deps.sh installs Debian's)"
 	exit 0
@@ -42,6 +43,7 @@ fi
 # dump URL OUT: the DOM after the page's script ran.
 dump() {
 	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --window-size=1280,900 \
+		--user-data-dir="$TMP/chromium" \
 		--dump-dom "file://$1" >"$2" 2>"$TMP/chromium.err"
 }
 facts() {
