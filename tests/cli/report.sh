@@ -16,7 +16,10 @@ else
 fi
 
 expect_exit "report without -o" 2 $BPFVET report $TARGET "$LOOP"
-expect_exit "report of a rejected program" 1 $BPFVET report $TARGET "$LOOP" -o "$TMP/loop.html"
+# With explain_compiler.o's alu32_wrap, whose knowledge is lost at a
+# 32-bit operation (insn 12), as section p2.
+expect_exit "report of a rejected program" 1 $BPFVET report $TARGET "$LOOP" \
+	"$PROGS/explain_compiler.o" -p sum_loop -p html_line -p alu32_wrap -o "$TMP/loop.html"
 page=$TMP/loop.html
 
 # Self-contained: nothing that the browser would fetch.
@@ -99,6 +102,16 @@ if grep -Eq "^row p1 [0-9]+ insn.path.row [A-Z]*N1 " "$TMP/loop.facts" &&
 	pass "report shows the decisions and the slice"
 else
 	fail "report shows the decisions and the slice" "$(grep -E '^(decisions|slice) p1|N1' "$TMP/loop.facts")"
+fi
+case $(grep '^row p2 12 ' "$TMP/loop.facts") in
+"row p2 12 insn.loss.path.row LS "*) pass "report marks the loss point" ;;
+*) fail "report marks the loss point" "$(grep '^row p2 12 ' "$TMP/loop.facts")" ;;
+esac
+if grep -qxF 'section p2 alu32_wrap rejected' "$TMP/loop.facts" &&
+   grep -q '<dd class="loss">32-bit-op at <a class="jump" data-insn="12">' "$TMP/loop.dom"; then
+	pass "report names the loss"
+else
+	fail "report names the loss" "$(grep -o '<dd class="loss">.\{0,60\}' "$TMP/loop.dom")"
 fi
 if ! grep -qF '<b>x</b>' "$TMP/loop.dom" && grep -qF '&lt;b&gt;x&lt;/b&gt;' "$TMP/loop.dom"; then
 	pass "report source text stays text"
