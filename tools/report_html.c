@@ -56,7 +56,7 @@ void report_begin(FILE *f, const char *title)
 	put_lines(f, report_css);
 	fputs("</style></head><body>\n<h1>bpfvet report: ", f);
 	report_html_text(f, title);
-	fprintf(f, "</h1>\n<p class=\"note\">bpfvet %d.%d, verdicts for Linux 6.18. "
+	fprintf(f, "</h1>\n<p class=\"note\">bpfvet %d.%d. "
 		"Counts per instruction are the verifier's work: visits, states stored, "
 		"prune hits and misses, precision marks.</p>\n<nav></nav>\n",
 		BPFVET_VERSION_MAJOR, BPFVET_VERSION_MINOR);
