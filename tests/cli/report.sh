@@ -119,6 +119,19 @@ else
 	fail "report source text stays text" "a <b>x</b> element in the DOM"
 fi
 
+# ?show=lines&metric=states: each source line once with its totals (the
+# loop body's line 18: insns 10-13, 4 x 8 visits, 48 + 3 x 40 precision
+# marks), the states column chosen.
+if dump "$(realpath "$page")?show=lines&metric=states" "$TMP/lines.dom"; then
+	facts "$TMP/lines.dom" >"$TMP/lines.facts"
+fi
+if grep -qxF 'line p0 18 32,1,0,8,168' "$TMP/lines.facts" && grep -qxF 'lines p0 7' "$TMP/lines.facts" &&
+   ! grep -q '^rows p0 ' "$TMP/lines.facts" && grep -qF '<span class="m sel">states</span>' "$TMP/lines.dom"; then
+	pass "report per-source-line totals"
+else
+	fail "report per-source-line totals" "$(grep -E '^(line|lines|rows) p0' "$TMP/lines.facts" | head -5)"
+fi
+
 # 100,003 instructions: the page opens at the error (#p0-i100001) with a
 # window of rows drawn, not all of them.
 expect_exit "report of 100,003 insns" 1 $BPFVET report $TARGET "$SCALE" -o "$TMP/scale.html"

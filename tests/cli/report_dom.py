@@ -5,6 +5,8 @@ and prints facts about it, one per line, for the shell test to compare:
   section ID PROG VERDICT
   error ID TEXT             (the <pre class="error"> of the section)
   row ID INSN CLASSES MARKS v,s,h,m,p
+  line ID LINE v,s,h,m,p    (a source line's row, with its totals)
+  lines ID N                (source line rows drawn)
   rows ID N                 (instruction rows drawn)
   decisions ID N            (branch decisions listed)
   slice ID N                (slice items listed)
@@ -43,6 +45,10 @@ class Dom(HTMLParser):
         elif tag == "pre" and cls == "error":
             self.pre_error = True
             self.out.append(f"error {self.section} ")
+        elif tag == "div" and "src" in cls.split() and "data-line" in a:
+            self.row = ["line", a["data-line"], [], []]
+            self.depth = 1
+            self.count("lines")
         elif tag == "div" and "insn" in cls.split() and "data-insn" in a:
             self.row = [a["data-insn"], ".".join(sorted(cls.split())), [], []]
             self.depth = 1
@@ -63,8 +69,11 @@ class Dom(HTMLParser):
             self.depth -= 1
             if not self.depth:
                 insn, cls, marks, counts = self.row
-                self.out.append(f"row {self.section} {insn} {cls} {''.join(marks) or '-'} "
-                                + ",".join(counts))
+                if insn == "line":
+                    self.out.append(f"line {self.section} {cls} " + ",".join(counts))
+                else:
+                    self.out.append(f"row {self.section} {insn} {cls} {''.join(marks) or '-'} "
+                                    + ",".join(counts))
                 self.row = None
 
     def handle_data(self, data):

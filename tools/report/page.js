@@ -26,13 +26,17 @@ function heat(v, max) {
 	return 'hsl(' + Math.round(55 - 55 * t) + ',95%,' + Math.round(88 - 43 * t) + '%)';
 }
 
+/* ?metric=states&show=lines: the controls' first values, for links. */
+var SHOWS = ['all', 'visited', 'path', 'lines'];
+var query = new URLSearchParams(location.search);
+
 function Prog(sec) {
 	var d = JSON.parse(sec.querySelector('script.data').textContent);
 	this.sec = sec;
 	this.d = d;
 	this.n = d.text.length;
-	this.metric = 0;
-	this.filter = 'all';
+	this.metric = Math.max(0, KEYS.indexOf(query.get('metric')));
+	this.filter = SHOWS.indexOf(query.get('show')) > 0 ? query.get('show') : 'all';
 	this.start = this.end = 0;
 	this.index();
 	this.build();
@@ -167,13 +171,16 @@ Prog.prototype.buildControls = function (ui) {
 	var lab = c.appendChild(el('label', '', 'metric '));
 	var sel = lab.appendChild(el('select', 'metric'));
 	NAMES.forEach(function (nm, k) { var o = sel.appendChild(el('option', '', nm)); o.value = k; });
+	sel.value = this.metric;
 	sel.addEventListener('change', function () { self.metric = +sel.value; self.redraw(); });
 	lab = c.appendChild(el('label', '', 'show '));
 	var f = lab.appendChild(el('select', 'filter'));
-	[['all', 'every instruction'], ['visited', 'visited ones'], ['path', 'the failing path']].forEach(function (o) {
+	[['all', 'every instruction'], ['visited', 'visited ones'], ['path', 'the failing path'],
+	 ['lines', 'source lines only']].forEach(function (o) {
 		var e = f.appendChild(el('option', '', o[1]));
 		e.value = o[0];
 	});
+	f.value = this.filter;
 	f.addEventListener('change', function () { self.filter = f.value; self.setRows(); });
 	this.filterSel = f;
 	lab = c.appendChild(el('label', '', 'go to insn '));
@@ -188,9 +195,19 @@ Prog.prototype.buildControls = function (ui) {
 	c.appendChild(el('span', 'note', 'log colour scale per column; grey lines are source lines with their totals'));
 };
 
+/* Each distinct source line once, at its first instruction. */
+Prog.prototype.lineRows = function () {
+	var d = this.d, rows = [], seen = new Uint8Array(d.lines.length);
+	for (var i = 0; i < this.n; i++) {
+		var li = d.insnLine[i];
+		if (li >= 0 && !seen[li]) { seen[li] = 1; rows.push(-1 - i); }
+	}
+	return rows;
+};
+
 Prog.prototype.setRows = function () {
 	var d = this.d, rows = [], prev = -2;
-	for (var i = 0; i < this.n; i++) {
+	for (var i = 0; i < this.n && this.filter !== 'lines'; i++) {
 		if (d.text[i] === null) continue;
 		if (this.filter === 'visited' && !d.stats[i * 5]) continue;
 		if (this.filter === 'path' && !this.onPath[i]) continue;
@@ -199,7 +216,7 @@ Prog.prototype.setRows = function () {
 		prev = li;
 		rows.push(i);
 	}
-	this.rows = rows;
+	this.rows = this.filter === 'lines' ? this.lineRows() : rows;
 	this.start = this.end = 0;
 	this.redraw();
 };
