@@ -17,6 +17,7 @@ static void usage(FILE *f)
 		"       bpfvet ablate OBJ.o... [-p GLOB]       what each pruning technique is worth\n"
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
 		"       bpfvet explain OBJ.o... [-p GLOB]    why a program is rejected (or slow)\n"
+		"       bpfvet report OBJ.o... -o FILE.html  an HTML page: heatmap, failing path\n"
 		"       bpfvet help | --help | --version\n"
 		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
 }
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
 		return cmd_verify(argc - 1, argv + 1);
 	if (!strcmp(cmd, "explain"))
 		return cmd_explain(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	/* `bpfvet OBJ.o...` is shorthand for `bpfvet verify OBJ.o...`. */

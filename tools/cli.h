@@ -157,5 +157,6 @@ int cmd_ablate(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif
