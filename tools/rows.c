@@ -66,3 +66,26 @@ void rows_json_string(const char *s)
 	}
 	putchar('"');
 }
+
+void rows_json_open_fields(const char *schema)
+{
+	printf("{\"schema\": ");
+	rows_json_string(schema);
+}
+
+void rows_json_open_list(const char *key)
+{
+	printf(", ");
+	rows_json_string(key);
+	printf(": [");
+}
+
+void rows_json_row_start(bool first)
+{
+	printf("%s\n  ", first ? "" : ",");
+}
+
+void rows_json_close(void)
+{
+	printf("\n]}\n");
+}
