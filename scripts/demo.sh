@@ -14,6 +14,7 @@ record=tests/fixtures/examples/kernel.tsv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
+n=0 accepted=0 agree=0
 
 # field FILE COLUMN: that column of the recorded row of FILE, or "".
 field() {
@@ -40,11 +41,15 @@ for obj; do
 		status=1
 		continue
 	fi
+	n=$((n + 1))
+	got=$([ "$rc" = 0 ] && echo success || echo failure)
+	[ "$rc" = 0 ] && accepted=$((accepted + 1))
 	want=$(field "$file" 3)
 	if [ -n "$want" ]; then
 		echo "   The Linux 6.18 kernel: $want, $(field "$file" 4) insns processed"
-		got=$([ "$rc" = 0 ] && echo success || echo failure)
-		if [ "$got" != "$want" ]; then
+		if [ "$got" = "$want" ]; then
+			agree=$((agree + 1))
+		else
 			echo "   MISMATCH: bpfvet says $got"
 			status=1
 		fi
@@ -55,11 +60,14 @@ for obj; do
 		if have_explain; then "$BPFVET" explain --why-slow "$obj"; fi
 		continue
 	fi
+	# From the last source line of the log (the statement that failed) to
+	# the error, the statistics left out.
 	echo "   The verifier log ends with:"
 	"$BPFVET" verify "$obj" -l 1 -q 2>/dev/null |
 		grep -v '^verification time\|^stack depth\|^processed [0-9]* insns' |
-		tail -n 3 | sed 's/^/     /'
+		awk '/^; / { tail = "" } { tail = tail "     " $0 "\n" } END { printf "%s", tail }'
 	# EXPLAIN HOOK (rejected): why the program was rejected.
 	if have_explain; then "$BPFVET" explain "$obj"; fi
 done
+echo "== $n examples: $accepted accepted, $((n - accepted)) rejected; $agree as the kernel decided"
 exit $status

@@ -49,12 +49,15 @@ done
 
 # The demo: for the recorded target, each example's verdict as the
 # kernel's, and the rejected program's error lines shown.
+NEX=$(ls "$EX"/*.bpf.o | wc -l)
+NACC=$(grep -c '^[^#]*	success	' "$FIX/kernel.tsv")
 printf '#!/bin/sh\nexec %s "$@" %s\n' "$BPFVET" "$TARGET" >"$TMP/bpfvet"
 chmod +x "$TMP/bpfvet"
 if BPFVET="$TMP/bpfvet" scripts/demo.sh "$EX"/*.bpf.o >"$TMP/demo" 2>&1 &&
 	grep -qxF '     invalid access to packet, off=16 size=2, R1(id=1,off=16,r=0)' "$TMP/demo" &&
 	grep -q '^   xdp_too_complex  failure  1000001  BPF program is too large' "$TMP/demo" &&
-	! grep -q MISMATCH "$TMP/demo"
+	! grep -q MISMATCH "$TMP/demo" &&
+	grep -qx "== $NEX examples: $NACC accepted, $((NEX - NACC)) rejected; $NEX as the kernel decided" "$TMP/demo"
 then pass examples_demo; else fail examples_demo "$(tail -n 12 "$TMP/demo")"; fi
 
 # ... and it says so when a verdict is not the kernel's (false: every
