@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What `bpfvet verify` and `bpfvet kernel` share for their one-row-per-
- * program reports: the growing array of rows, the file column, and the
- * quoting of csv and json values (veristat's formats).
+ * program reports: the growing array of rows, the file column, the
+ * quoting of csv and json values (veristat's formats), and the versioned
+ * JSON document around the rows (docs/json.md), which ablate's uses too.
  */
 #include <stdio.h>
 #include <stdlib.h>
