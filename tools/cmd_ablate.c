@@ -161,6 +161,13 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 		struct bpfvet_result *out = c ? &r : &full;
 		int err = bpfvet_program__verify(p, &o, out);
 
+		/* Refused by its loader: no verification to ablate, and no
+		 * reason to stop the others. */
+		if (err == -ENOEXEC) {
+			fprintf(stderr, "bpfvet ablate: %s/%s: refused: %s\n", file,
+				bpfvet_program__name(p), out->error);
+			return 0;
+		}
 		if (err) {
 			fprintf(stderr, "bpfvet: %s/%s: %s\n", file, bpfvet_program__name(p),
 				strerror(-err));

@@ -118,6 +118,12 @@ valid json_schema_matrix "$TMP/m.json" bpfvet-verify-matrix/1
 "$BPFVET" ablate -o json -p '!xdp_too_complex' "$EX"/*.bpf.o \
 	build/corpus/verifier/verifier_sdiv.bpf.o >"$TMP/a.json" 2>/dev/null
 valid json_schema_ablate "$TMP/a.json" bpfvet-ablate/1
+# A program its loader refuses has no runs, and the others still do.
+expect_exit json_schema_ablate_refused 0 "$BPFVET" ablate -o json "$PROGS/conv_static.o"
+if grep -q 'calls_undefined: refused: ' "$TMP/err" && ! grep -q '"calls_undefined"' "$TMP/out" &&
+	grep -q '"config": "prune-max"' "$TMP/out"
+then valid json_schema_ablate_refused_rows "$TMP/out" bpfvet-ablate/1
+else fail json_schema_ablate_refused_rows "$(head -c 300 "$TMP/err")"; fi
 
 # kernel: both sides, the kernel side alone, and with the log diff.
 if kernel_loads json_schema_kernel; then
