@@ -137,6 +137,9 @@ if kernel_loads json_schema_kernel; then
 	valid json_schema_kernel_log_diff "$TMP/k3.json" bpfvet-kernel/1
 fi
 
+# TODO(explain): validate `bpfvet explain -o json` (bpfvet-explain/1) on
+# the rejected example and a few corpus rejections here, once it exists.
+
 # Documents that break the schemas are refused.
 R='"file_name": "a.o", "prog_name": "p"'
 rejected json_schema_bad_no_schema bpfvet-verify-1.json '{"programs": []}'
