@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The smallest useful XDP program: let every packet through. */
+/*
+ * Accepted: the smallest useful XDP program, letting every packet through.
+ */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 

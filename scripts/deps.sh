@@ -9,10 +9,14 @@ set -eu
 # graphviz draws the layer diagram of docs/architecture.md (make
 # architecture); qemu-system-x86, busybox-static and zstd boot Debian's
 # 6.1 and 6.12 kernels as reference verifiers (scripts/kernel-vm.sh).
+# python3-jsonschema validates the JSON output against docs/schema
+# (tests/cli/json_schema.sh); chromium renders the HTML report headless
+# in its tests.
 PKGS="make libc6-dev pkg-config libelf-dev libbpf-dev zlib1g-dev
 clang-19 llvm-19 lld-19 libclang-rt-19-dev bpftool linux-source-6.12
 xz-utils valgrind gnuplot-nox graphviz python3 libxdp1 xdp-tools libbpf-tools
-golang-github-cilium-ebpf-dev qemu-system-x86 busybox-static zstd"
+golang-github-cilium-ebpf-dev qemu-system-x86 busybox-static zstd
+python3-jsonschema chromium"
 # Downloaded, not installed, into the cache: pcp's post-install script
 # needs systemd, and only its BPF PMDA modules are wanted.
 DOWNLOAD="pcp"

@@ -131,6 +131,18 @@ const char *rows_base_name(const char *path);
 /* One csv value or json string on stdout, quoted as each format needs. */
 void rows_csv_value(const char *s);
 void rows_json_string(const char *s);
+/* The versioned JSON document around the rows (docs/json.md): opens
+ * {"schema": SCHEMA, ..., "KEY": [ and closes it; rows go one a line.
+ * rows_json_open_fields leaves the object open for fields of the caller's
+ * (each printed as ", \"name\": value") before rows_json_open_list. */
+#define JSON_SCHEMA_VERIFY "bpfvet-verify/1"
+#define JSON_SCHEMA_MATRIX "bpfvet-verify-matrix/1"
+#define JSON_SCHEMA_KERNEL "bpfvet-kernel/1"
+#define JSON_SCHEMA_ABLATE "bpfvet-ablate/1"
+void rows_json_open_fields(const char *schema);
+void rows_json_open_list(const char *key);
+void rows_json_row_start(bool first);
+void rows_json_close(void);
 
 enum out_fmt { OUT_TABLE, OUT_CSV, OUT_JSON };
 

@@ -104,11 +104,16 @@ static void print_row(const struct ablate_args *a, const char *file, const char 
 		       (unsigned long long)r->peak_states,
 		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt);
 	} else if (a->fmt == FMT_JSON) {
-		printf("%s\n  {\"file_name\": \"%s\", \"prog_name\": \"%s\", \"config\": \"%s\", "
+		rows_json_row_start(*first_json);
+		printf("{\"file_name\": ");
+		rows_json_string(file);
+		printf(", \"prog_name\": ");
+		rows_json_string(prog);
+		printf(", \"config\": \"%s\", "
 		       "\"verdict\": \"%s\", \"total_insns\": %llu, \"total_states\": %llu, "
 		       "\"peak_states\": %llu, \"duration\": %llu, \"insns_ratio\": %.3f, "
 		       "\"peak_ratio\": %.3f, \"time_ratio\": %.3f}",
-		       *first_json ? "" : ",", file, prog, config_name(c),
+		       config_name(c),
 		       verdict_str(r->verdict), (unsigned long long)r->insns_processed,
 		       (unsigned long long)r->total_states, (unsigned long long)r->peak_states,
 		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt);
@@ -156,6 +161,13 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 		struct bpfvet_result *out = c ? &r : &full;
 		int err = bpfvet_program__verify(p, &o, out);
 
+		/* Refused by its loader: no verification to ablate, and no
+		 * reason to stop the others. */
+		if (err == -ENOEXEC) {
+			fprintf(stderr, "bpfvet ablate: %s/%s: refused: %s\n", file,
+				bpfvet_program__name(p), out->error);
+			return 0;
+		}
 		if (err) {
 			fprintf(stderr, "bpfvet: %s/%s: %s\n", file, bpfvet_program__name(p),
 				strerror(-err));
@@ -194,6 +206,17 @@ static int ablate_object(const struct ablate_args *a, const char *path, struct s
 	}
 	bpfvet_object__close(obj);
 	return err;
+}
+
+/* The configurations in their order, then the runs. */
+static void ablate_json_open(void)
+{
+	rows_json_open_fields(JSON_SCHEMA_ABLATE);
+	printf(", \"configs\": [");
+	for (int c = 0; c < config_cnt(); c++)
+		printf("%s\"%s\"", c ? ", " : "", config_name(c));
+	printf("]");
+	rows_json_open_list("runs");
 }
 
 static void print_summary(const struct ablate_args *a, const struct summary *s)
@@ -280,7 +303,7 @@ int cmd_ablate(int argc, char **argv)
 	if (a.fmt == FMT_CSV)
 		printf("file_name,prog_name,config,verdict,total_insns,total_states,peak_states,duration,insns_ratio,peak_ratio,time_ratio\n");
 	else if (a.fmt == FMT_JSON)
-		printf("[");
+		ablate_json_open();
 	else
 		printf("%-24s %-32s %-18s %-11s %9s %8s %8s %9s %7s %7s %7s\n", "File", "Program",
 		       "Config", "Verdict", "Insns", "States", "Peak", "Time(us)", "xInsns",
@@ -288,7 +311,7 @@ int cmd_ablate(int argc, char **argv)
 	for (int i = 0; i < n && !err; i++)
 		err = ablate_object(&a, paths[i], s, &first_json);
 	if (a.fmt == FMT_JSON)
-		printf("\n]\n");
+		rows_json_close();
 	print_summary(&a, s);
 	free(paths);
 	prog_filter_free(&a.filter);

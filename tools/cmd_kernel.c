@@ -199,10 +199,16 @@ static int parse_args(int argc, char **argv, struct kargs *a)
 /* Running both verifiers                                              */
 /* ------------------------------------------------------------------ */
 
+/* ctx: the stream of the logs (log_stream). */
 static void print_log(void *ctx, const char *text, size_t len)
 {
-	(void)ctx;
-	fwrite(text, 1, len, stdout);
+	fwrite(text, 1, len, ctx);
+}
+
+/* With -o json stdout is one JSON document: the logs go to stderr. */
+static FILE *log_stream(const struct kargs *a)
+{
+	return a->fmt == OUT_JSON ? stderr : stdout;
 }
 
 static void keep_log(void *ctx, const char *text, size_t len)
@@ -266,8 +272,9 @@ static int run_kernel(const struct kargs *a, struct bpfvet_kernel *k,
 		o.log_fn = keep_log;
 		o.log_ctx = log;
 	} else if (a->log_level) {
-		printf("Kernel log for %s/%s:\n", row->file, row->prog);
+		fprintf(log_stream(a), "Kernel log for %s/%s:\n", row->file, row->prog);
 		o.log_fn = print_log;
+		o.log_ctx = log_stream(a);
 	}
 	row->k.sz = sizeof(row->k);
 	if (!a->time_limit)
@@ -288,8 +295,9 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 		o.log_fn = keep_log;
 		o.log_ctx = log;
 	} else if (a->log_level) {
-		printf("bpfvet log for %s/%s:\n", row->file, row->prog);
+		fprintf(log_stream(a), "bpfvet log for %s/%s:\n", row->file, row->prog);
 		o.log_fn = print_log;
+		o.log_ctx = log_stream(a);
 	}
 	row->v.sz = sizeof(row->v);
 	row->have_v = true;

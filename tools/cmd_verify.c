@@ -247,10 +247,11 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	return obj_args_scan(argc, argv, &p, &a->paths, &a->path_cnt);
 }
 
+/* ctx: the stream of the log; stderr with -o json, whose stdout is one
+ * JSON document. */
 static void write_log(void *ctx, const char *text, size_t len)
 {
-	(void)ctx;
-	fwrite(text, 1, len, stdout);
+	fwrite(text, 1, len, ctx);
 }
 
 /* A program that needs a target BTF the run does not have: say how to
@@ -272,6 +273,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.sz = sizeof(opts),
 		.log_level = a->log_level,
 		.log_fn = write_log,
+		.log_ctx = a->fmt == OUT_JSON ? stderr : stdout,
 		.prog_flags = a->prog_flags,
 		.drop_caps = a->drop_caps,
 		.disable = a->prune.disable,
@@ -290,7 +292,8 @@ static int verify_prog(const struct verify_args *a, const char *path,
 	if (!row->file || !row->prog || !row->section)
 		return -ENOMEM;
 	if (a->log_level)
-		printf("Log for %s/%s:\n", row->file, row->prog);
+		fprintf(a->fmt == OUT_JSON ? stderr : stdout, "Log for %s/%s:\n", row->file,
+			row->prog);
 	err = bpfvet_program__verify(prog, &opts, &row->res);
 	if (!err)
 		hint_target_btf(&row->res);
@@ -455,11 +458,13 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 {
 	char buf[512];
 
-	printf("[");
+	rows_json_open_fields(JSON_SCHEMA_VERIFY);
+	rows_json_open_list("programs");
 	for (size_t i = 0; i < rows->cnt; i++) {
 		bool first = true;
 
-		printf("%s\n  {", i ? "," : "");
+		rows_json_row_start(!i);
+		printf("{");
 		for (int f = 0; f < F_MAX; f++) {
 			if (!a->sel[f])
 				continue;
@@ -473,7 +478,7 @@ static void print_json(const struct verify_args *a, const struct rows *rows)
 		}
 		printf("}");
 	}
-	printf("\n]\n");
+	rows_json_close();
 }
 
 static void rows_free(struct rows *rows)

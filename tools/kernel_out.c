@@ -309,11 +309,13 @@ void kout_json(const struct krow *rows, size_t cnt, bool kernel_only, bool log_d
 {
 	char buf[CELL_SZ];
 
-	printf("[");
+	rows_json_open_fields(JSON_SCHEMA_KERNEL);
+	rows_json_open_list("programs");
 	for (size_t i = 0; i < cnt; i++) {
 		bool first = true;
 
-		printf("%s\n  {", i ? "," : "");
+		rows_json_row_start(!i);
+		printf("{");
 		for (size_t c = 0; c < NCOLS(csv_cols); c++) {
 			const struct column *col = &csv_cols[c];
 
@@ -330,5 +332,5 @@ void kout_json(const struct krow *rows, size_t cnt, bool kernel_only, bool log_d
 		}
 		printf("}");
 	}
-	printf("\n]\n");
+	rows_json_close();
 }

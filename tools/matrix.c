@@ -121,11 +121,19 @@ static void print_json_map(const struct matrix *m, const char *const *v)
 
 static void print_json(const struct matrix *m)
 {
-	printf("[");
+	rows_json_open_fields(JSON_SCHEMA_MATRIX);
+	printf(", \"targets\": [");
+	for (int t = 0; t < m->target_cnt; t++) {
+		printf("%s", t ? ", " : "");
+		rows_json_string(m->targets[t]);
+	}
+	printf("]");
+	rows_json_open_list("programs");
 	for (size_t i = 0; i < m->cnt; i++) {
 		const struct matrix_row *r = &m->rows[i];
 
-		printf("%s\n  {\"file_name\": ", i ? "," : "");
+		rows_json_row_start(!i);
+		printf("{\"file_name\": ");
 		rows_json_string(r->file);
 		printf(", \"prog_name\": ");
 		rows_json_string(r->prog);
@@ -137,7 +145,7 @@ static void print_json(const struct matrix *m)
 		}
 		printf("}");
 	}
-	printf("\n]\n");
+	rows_json_close();
 }
 
 void matrix_print(const struct matrix *m, enum out_fmt fmt)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * What `bpfvet verify` and `bpfvet kernel` share for their one-row-per-
- * program reports: the growing array of rows, the file column, and the
- * quoting of csv and json values (veristat's formats).
+ * program reports: the growing array of rows, the file column, the
+ * quoting of csv and json values (veristat's formats), and the versioned
+ * JSON document around the rows (docs/json.md), which ablate's uses too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,4 +66,27 @@ void rows_json_string(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+void rows_json_open_fields(const char *schema)
+{
+	printf("{\"schema\": ");
+	rows_json_string(schema);
+}
+
+void rows_json_open_list(const char *key)
+{
+	printf(", ");
+	rows_json_string(key);
+	printf(": [");
+}
+
+void rows_json_row_start(bool first)
+{
+	printf("%s\n  ", first ? "" : ",");
+}
+
+void rows_json_close(void)
+{
+	printf("\n]}\n");
 }

@@ -120,5 +120,5 @@ fi
 if [ "$(tail -n 1 "$TMP/out")" = "rodata_known,socket,success" ]; then pass verify_section_csv; else
 	fail verify_section_csv "$(cat "$TMP/out")"; fi
 "$BPFVET" "$PROGS/kernel_data.o" -p rodata_known -o json -e prog,section >"$TMP/out" 2>&1
-if python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r[0]["section"] == "socket", r' "$TMP/out"
+if python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["programs"]; assert r[0]["section"] == "socket", r' "$TMP/out"
 then pass verify_section_json; else fail verify_section_json "$(cat "$TMP/out")"; fi

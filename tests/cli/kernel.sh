@@ -41,7 +41,9 @@ then pass kernel_csv_fentry; else fail kernel_csv_fentry "$(grep on_entry "$TMP/
 "$BPFVET" kernel --kernel-only -o json "$PROGS/kernel_data.o" "$PROGS/kernel_multi.o" >"$TMP/k.json"
 if python3 -c '
 import json, sys
-rows = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[1]))
+assert doc["schema"] == "bpfvet-kernel/1", doc["schema"]
+rows = doc["programs"]
 assert len(rows) == 10, len(rows)
 r = {x["prog_name"]: x for x in rows}
 assert r["rodata_known"]["kernel_verdict"] == "success"

@@ -159,7 +159,7 @@ cmp -s "$TMP/out" "$TMP/want" && pass target_matrix_csv_rows ||
 	fail target_matrix_csv_rows "$(head -c 400 "$TMP/out")"
 expect_exit target_matrix_json 1 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --target "$M" \
 	-p sdiv32_non_zero_imm_1 -o json
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d != [{"file_name": "verifier_sdiv.bpf.o", "prog_name": "sdiv32_non_zero_imm_1", "verdicts": {"build/target-6.1": "failure", "build/target-6.18": "success"}}])' \
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d != {"schema": "bpfvet-verify-matrix/1", "targets": ["build/target-6.1", "build/target-6.18"], "programs": [{"file_name": "verifier_sdiv.bpf.o", "prog_name": "sdiv32_non_zero_imm_1", "verdicts": {"build/target-6.1": "failure", "build/target-6.18": "success"}}]})' \
 	"$TMP/out" && pass target_matrix_json_rows || fail target_matrix_json_rows "$(head -c 400 "$TMP/out")"
 expect_exit target_matrix_table 1 "$BPFVET" build/corpus/verifier/verifier_sdiv.bpf.o --target "$M" \
 	-p sdiv32_non_zero_imm_1
