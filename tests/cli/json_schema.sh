@@ -137,8 +137,39 @@ if kernel_loads json_schema_kernel; then
 	valid json_schema_kernel_log_diff "$TMP/k3.json" bpfvet-kernel/1
 fi
 
-# TODO(explain): validate `bpfvet explain -o json` (bpfvet-explain/1) on
-# the rejected example and a few corpus rejections here, once it exists.
+# explain prints one bpfvet-explain/1 document per program and line
+# (JSON Lines): each line is validated on its own. The examples (accepted,
+# rejected, too complex, with --why-slow), the crafted explain programs
+# and a few corpus rejections with loops, subprograms and stack slots.
+# valid_lines NAME FILE: every line of FILE is a valid bpfvet-explain/1.
+valid_lines() {
+	n=0 bad=""
+	while IFS= read -r line; do
+		n=$((n + 1))
+		printf '%s\n' "$line" >"$TMP/line.json"
+		case $line in '{"schema":"bpfvet-explain/1",'*) ;; *) bad="line $n: not a bpfvet-explain/1 document"; break ;; esac
+		if ! out=$(validate "$TMP/line.json" 2>&1); then bad="line $n: $out"; break; fi
+	done <"$2"
+	if [ "$n" = 0 ]; then
+		fail "$1" "no documents"
+	elif [ -n "$bad" ]; then
+		fail "$1" "$bad"
+	else
+		pass "$1 ($n documents)"
+	fi
+}
+"$BPFVET" explain -o json "$EX"/*.bpf.o >"$TMP/e1.jsonl" 2>/dev/null
+valid_lines json_schema_explain_examples "$TMP/e1.jsonl"
+"$BPFVET" explain -o json --why-slow "$EX/xdp_port_filter.bpf.o" >"$TMP/e2.jsonl" 2>/dev/null
+valid_lines json_schema_explain_why_slow "$TMP/e2.jsonl"
+grep -q '"hot_lines":\[{' "$TMP/e2.jsonl" && pass json_schema_explain_hot_lines ||
+	fail json_schema_explain_hot_lines "--why-slow gave no hot_lines"
+"$BPFVET" explain -o json "$PROGS"/explain_*.o >"$TMP/e3.jsonl" 2>/dev/null
+valid_lines json_schema_explain_crafted "$TMP/e3.jsonl"
+"$BPFVET" explain -o json -p 'deducing_bounds_from_const_*' -p 'loop*' \
+	build/corpus/verifier/verifier_bounds_deduction.bpf.o build/corpus/verifier/verifier_loops1.bpf.o \
+	build/corpus/verifier/verifier_spill_fill.bpf.o >"$TMP/e4.jsonl" 2>/dev/null
+valid_lines json_schema_explain_corpus "$TMP/e4.jsonl"
 
 # Documents that break the schemas are refused.
 R='"file_name": "a.o", "prog_name": "p"'
@@ -158,5 +189,16 @@ fi
 rejected json_schema_bad_matrix bpfvet-verify-matrix-1.json "{\"schema\": \"bpfvet-verify-matrix/1\", \"targets\": [\"6.1\", \"6.18\"], \"programs\": [{$R, \"verdicts\": {\"6.1\": \"ok\"}}]}"
 rejected json_schema_bad_ablate bpfvet-ablate-1.json "{\"schema\": \"bpfvet-ablate/1\", \"configs\": [\"no-prune\"], \"runs\": []}"
 rejected json_schema_bad_explain bpfvet-explain-1.json '{"schema": "bpfvet-explain/1", "error": {"insn": -1}}'
+if [ -s "$TMP/e1.jsonl" ]; then
+	# An accepted program with an error, a rejection with no error object,
+	# a branch that is neither taken nor not taken.
+	head -n 1 "$TMP/e1.jsonl" | sed 's/"error":null/"error":{"message":"x","insn":0,"line":null}/' >"$TMP/eb1.json"
+	grep -q '"verdict":"accepted"' "$TMP/eb1.json" &&
+		rejected json_schema_bad_explain_accepted_error bpfvet-explain-1.json "$(cat "$TMP/eb1.json")"
+	grep '"verdict":"rejected"' "$TMP/e1.jsonl" | head -n 1 | sed 's/"error":{[^}]*}}/"error":null/' >"$TMP/eb2.json"
+	rejected json_schema_bad_explain_no_error bpfvet-explain-1.json "$(cat "$TMP/eb2.json")"
+	grep '"branch":"taken"' "$TMP/e1.jsonl" | head -n 1 | sed 's/"branch":"taken"/"branch":"maybe"/' >"$TMP/eb3.json"
+	rejected json_schema_bad_explain_branch bpfvet-explain-1.json "$(cat "$TMP/eb3.json")"
+fi
 # ... and a document of one kind is not one of another.
 rejected json_schema_bad_kind bpfvet-kernel-1.json "$(cat "$TMP/v1.json")"
