@@ -100,6 +100,13 @@ struct prog_filter {
 int prog_filter_add(struct prog_filter *f, const char *glob);
 void prog_filter_free(struct prog_filter *f);
 bool prog_filter_match(const struct prog_filter *f, const struct bpfvet_program *p);
+/* Opens path with base's options and calls fn on each program f keeps
+ * (nth counts them from 0). Returns the worst exit code fn gave, or
+ * EXIT_USAGE when the object does not open or no program matches. */
+typedef int (*prog_visit_fn)(void *ctx, const char *path, struct bpfvet_program *p,
+			     int nth);
+int prog_filter_each(const struct prog_filter *f, const char *path,
+		     const struct bpfvet_open_opts *base, prog_visit_fn fn, void *ctx);
 
 /* obj_args.c: the command line of verify, kernel and dump. */
 struct obj_args_parser {

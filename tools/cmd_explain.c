@@ -540,38 +540,13 @@ static int explain_prog(const struct explain_args *a, const char *path,
 	return err;
 }
 
-static int explain_path(const char *path, const struct bpfvet_open_opts *base,
-			const struct explain_args *a)
+static int explain_visit(void *ctx, const char *path, struct bpfvet_program *p, int nth)
 {
-	struct bpfvet_open_opts oo = *base;
-	struct bpfvet_object *obj;
-	char err[256] = "";
-	int rc, worst = 0, shown = 0;
+	const struct explain_args *a = ctx;
 
-	oo.errbuf = err;
-	oo.errbuf_sz = sizeof(err);
-	rc = bpfvet_object__open(path, &oo, &obj);
-	if (rc) {
-		fprintf(stderr, "bpfvet: %s: %s\n", path, err[0] ? err : strerror(-rc));
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
-		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
-
-		if (!prog_filter_match(&a->filter, p))
-			continue;
-		if (shown++ && a->fmt != OUT_JSON)
-			printf("\n");
-		rc = explain_prog(a, path, p);
-		if (rc > worst)
-			worst = rc;
-	}
-	bpfvet_object__close(obj);
-	if (!shown) {
-		fprintf(stderr, "bpfvet: %s: no program matches\n", path);
-		return EXIT_USAGE;
-	}
-	return worst;
+	if (nth && a->fmt != OUT_JSON)
+		printf("\n");
+	return explain_prog(a, path, p);
 }
 
 int cmd_explain(int argc, char **argv)
@@ -598,7 +573,7 @@ int cmd_explain(int argc, char **argv)
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
-		rc = explain_path(paths[i], &opts, &a);
+		rc = prog_filter_each(&a.filter, paths[i], &opts, explain_visit, &a);
 		if (rc > worst)
 			worst = rc;
 	}

@@ -25,6 +25,7 @@ struct report_args {
 
 /* What one run wrote, for the summary on stderr. */
 struct report_run {
+	const struct report_args *args;
 	FILE *f;
 	int next_id;
 	int worst;
@@ -107,37 +108,12 @@ static int report_one(const struct report_args *a, struct report_run *run, const
 	return rc;
 }
 
-static int report_path(const struct report_args *a, struct report_run *run, const char *path,
-		       const struct bpfvet_open_opts *base)
+static int report_visit(void *ctx, const char *path, struct bpfvet_program *p, int nth)
 {
-	struct bpfvet_open_opts oo = *base;
-	struct bpfvet_object *obj;
-	char err[256] = "";
-	int rc, worst = 0, shown = 0;
+	struct report_run *run = ctx;
 
-	oo.errbuf = err;
-	oo.errbuf_sz = sizeof(err);
-	rc = bpfvet_object__open(path, &oo, &obj);
-	if (rc) {
-		fprintf(stderr, "bpfvet: %s: %s\n", path, err[0] ? err : strerror(-rc));
-		return EXIT_USAGE;
-	}
-	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
-		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
-
-		if (!prog_filter_match(&a->filter, p))
-			continue;
-		shown++;
-		rc = report_one(a, run, path, p);
-		if (rc > worst)
-			worst = rc;
-	}
-	bpfvet_object__close(obj);
-	if (!shown) {
-		fprintf(stderr, "bpfvet: %s: no program matches\n", path);
-		return EXIT_USAGE;
-	}
-	return worst;
+	(void)nth;
+	return report_one(run->args, run, path, p);
 }
 
 /* The page's title: the objects' names. */
@@ -163,7 +139,7 @@ static double seconds_since(const struct timespec *t0)
 static int write_page(const struct report_args *a, const struct bpfvet_open_opts *opts,
 		      const char **paths, int n)
 {
-	struct report_run run = { .f = strcmp(a->out, "-") ? fopen(a->out, "w") : stdout };
+	struct report_run run = { .args = a, .f = strcmp(a->out, "-") ? fopen(a->out, "w") : stdout };
 	struct timespec t0;
 	char title[512];
 	long size;
@@ -177,7 +153,7 @@ static int write_page(const struct report_args *a, const struct bpfvet_open_opts
 	page_title(paths, n, title, sizeof(title));
 	report_begin(run.f, title);
 	for (int i = 0; i < n; i++) {
-		int rc = report_path(a, &run, paths[i], opts);
+		int rc = prog_filter_each(&a->filter, paths[i], opts, report_visit, &run);
 
 		if (rc > run.worst)
 			run.worst = rc;

@@ -9,6 +9,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -58,4 +59,36 @@ bool prog_filter_match(const struct prog_filter *f, const struct bpfvet_program 
 		included = included || glob_matches(g, p);
 	}
 	return !has_include || included;
+}
+
+int prog_filter_each(const struct prog_filter *f, const char *path,
+		     const struct bpfvet_open_opts *base, prog_visit_fn fn, void *ctx)
+{
+	struct bpfvet_open_opts oo = *base;
+	struct bpfvet_object *obj;
+	char err[256] = "";
+	int rc, worst = 0, nth = 0;
+
+	oo.errbuf = err;
+	oo.errbuf_sz = sizeof(err);
+	rc = bpfvet_object__open(path, &oo, &obj);
+	if (rc) {
+		fprintf(stderr, "bpfvet: %s: %s\n", path, err[0] ? err : strerror(-rc));
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++) {
+		struct bpfvet_program *p = bpfvet_object__prog(obj, i);
+
+		if (!prog_filter_match(f, p))
+			continue;
+		rc = fn(ctx, path, p, nth++);
+		if (rc > worst)
+			worst = rc;
+	}
+	bpfvet_object__close(obj);
+	if (!nth) {
+		fprintf(stderr, "bpfvet: %s: no program matches\n", path);
+		return EXIT_USAGE;
+	}
+	return worst;
 }
