@@ -101,20 +101,6 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 	return 0;
 }
 
-/* "6.18.44" -> KERNEL_VERSION(6, 18, 44); the patch level saturates at
- * 255 as in libbpf; "6.18" means 6.18.0. */
-static int parse_version(const char *s, uint32_t *v)
-{
-	unsigned int a, b, c = 0;
-	int n = 0;
-
-	if (sscanf(s, "%u.%u%n.%u%n", &a, &b, &n, &c, &n) < 2 || s[n] || a > 255 ||
-	    b > 255 || (!a && !b && !c))
-		return -1;
-	*v = a << 16 | b << 8 | (c > 255 ? 255 : c);
-	return 0;
-}
-
 #define RUNNING_BTF "/sys/kernel/btf/vmlinux"
 
 /* The target BTF: --btf, else $BPFVET_BTF ("none": no BTF), else the
@@ -144,7 +130,7 @@ static int apply_profile(const struct open_args *a, struct bpfvet_open_opts *o)
 	if (!a->kallsyms)
 		o->kallsyms_path = p->kallsyms;
 	if (!a->kernel_version && p->kernel_version[0] &&
-	    parse_version(p->kernel_version, &o->kernel_version)) {
+	    kernel_version_parse(p->kernel_version, &o->kernel_version)) {
 		fprintf(stderr, "bpfvet: profile %s: bad kernel_version '%s'\n", p->name,
 			p->kernel_version);
 		return -1;
@@ -169,7 +155,7 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
 	}
 	o->kconfig_path = a->kconfig;
 	o->kallsyms_path = a->kallsyms;
-	if (a->kernel_version && parse_version(a->kernel_version, &o->kernel_version)) {
+	if (a->kernel_version && kernel_version_parse(a->kernel_version, &o->kernel_version)) {
 		fprintf(stderr, "bpfvet: bad kernel version '%s' (want X.Y.Z)\n",
 			a->kernel_version);
 		return -1;

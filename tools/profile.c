@@ -136,3 +136,17 @@ void target_profile_free(struct target_profile *p)
 	free(p->kallsyms);
 	free(p);
 }
+
+/* "6.18.44" -> KERNEL_VERSION(6, 18, 44); the patch level saturates at
+ * 255 as in libbpf; "6.18" means 6.18.0. */
+int kernel_version_parse(const char *s, uint32_t *v)
+{
+	unsigned int a, b, c = 0;
+	int n = 0;
+
+	if (sscanf(s, "%u.%u%n.%u%n", &a, &b, &n, &c, &n) < 2 || s[n] || a > 255 ||
+	    b > 255 || (!a && !b && !c))
+		return -1;
+	*v = a << 16 | b << 8 | (c > 255 ? 255 : c);
+	return 0;
+}

@@ -1070,17 +1070,11 @@ static int parse_ref(const char *v, enum ref_mode *m)
 /* A profile's kernel_version ("6.12.57"), as KERNEL_VERSION(a, b, c). */
 static int parse_kernel_version(const struct target_profile *p, uint32_t *v)
 {
-	unsigned int a, b, c = 0;
-
-	if (!p->kernel_version[0])
+	if (!p->kernel_version[0] || !kernel_version_parse(p->kernel_version, v))
 		return 0;
-	if (sscanf(p->kernel_version, "%u.%u.%u", &a, &b, &c) < 2 || a > 255 || b > 255) {
-		fprintf(stderr, "conformance-runner: profile %s: bad kernel_version '%s'\n",
-			p->name, p->kernel_version);
-		return -EINVAL;
-	}
-	*v = a << 16 | b << 8 | (c > 255 ? 255 : c);
-	return 0;
+	fprintf(stderr, "conformance-runner: profile %s: bad kernel_version '%s'\n", p->name,
+		p->kernel_version);
+	return -EINVAL;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
