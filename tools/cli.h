@@ -69,6 +69,9 @@ struct target_profile {
 /* NULL after reporting why (no such profile: how to make it). */
 struct target_profile *target_profile_load(const char *name);
 void target_profile_free(struct target_profile *p);
+/* "6.18.44" (a profile's kernel_version, --kernel-version) as
+ * KERNEL_VERSION(6, 18, 44); -1 when malformed. */
+int kernel_version_parse(const char *s, uint32_t *v);
 
 extern const char open_args_usage[];
 /* 1: argv[*i] (and its value) consumed; 0: not such an option; -1: error,
@@ -88,6 +91,12 @@ void open_args_free(struct open_args *a);
  * its config and release, what libbpf would probe); cfg holds the config
  * path. */
 void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_sz);
+
+/* --unpriv: a user without any of the four capabilities. The loader that
+ * creates the object's BTF and maps lacks them too (the default unless
+ * --privileged-maps), and so does the program's load. */
+#define UNPRIV_DROP_CAPS (BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN | \
+			  BPFVET_CAP_SYS_ADMIN)
 
 /* prog_filter.c: -p GLOB, repeatable, '!GLOB' excludes. The globs are
  * the caller's strings (argv); the array is the filter's own. */

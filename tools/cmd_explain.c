@@ -519,8 +519,7 @@ static int explain_prog(const struct explain_args *a, const char *path,
 {
 	struct bpfvet_verify_opts vo = {
 		.sz = sizeof(vo),
-		.drop_caps = a->unpriv ? BPFVET_CAP_BPF | BPFVET_CAP_PERFMON |
-					 BPFVET_CAP_SYS_ADMIN | BPFVET_CAP_NET_ADMIN : 0,
+		.drop_caps = a->unpriv ? UNPRIV_DROP_CAPS : 0,
 	};
 	struct bpfvet_explain_opts eo = { .sz = sizeof(eo), .verify = &vo };
 	struct bpfvet_explanation *e;
@@ -567,6 +566,7 @@ int cmd_explain(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	opts.prog_type = a.type;
+	opts.loader_drop_caps = a.unpriv ? UNPRIV_DROP_CAPS : 0;
 	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)) ||
 	    open_args_share_target(&a.open, &opts)) {
 		worst = EXIT_USAGE;

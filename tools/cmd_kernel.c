@@ -115,8 +115,7 @@ static int parse_format(const char *v, enum out_fmt *fmt)
 static bool parse_switch(const char *s, struct kargs *a)
 {
 	if (!strcmp(s, "--unpriv"))
-		a->drop_caps = BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN |
-			       BPFVET_CAP_SYS_ADMIN;
+		a->drop_caps = UNPRIV_DROP_CAPS;
 	else if (!strcmp(s, "--test-caps"))
 		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
 	else if (!strcmp(s, "--privileged-maps"))

@@ -79,8 +79,7 @@ static int report_one(const struct report_args *a, struct report_run *run, const
 {
 	struct bpfvet_verify_opts vo = {
 		.sz = sizeof(vo),
-		.drop_caps = a->unpriv ? BPFVET_CAP_BPF | BPFVET_CAP_PERFMON |
-					 BPFVET_CAP_SYS_ADMIN | BPFVET_CAP_NET_ADMIN : 0,
+		.drop_caps = a->unpriv ? UNPRIV_DROP_CAPS : 0,
 	};
 	struct bpfvet_explain_opts eo = { .sz = sizeof(eo), .verify = &vo };
 	struct bpfvet_explanation *e = NULL;
@@ -193,6 +192,7 @@ int cmd_report(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	opts.prog_type = a.type;
+	opts.loader_drop_caps = a.unpriv ? UNPRIV_DROP_CAPS : 0;
 	if (!open_args_apply(&a.open, &opts, cfg, sizeof(cfg)) &&
 	    !open_args_share_target(&a.open, &opts))
 		worst = write_page(&a, &opts, paths, n);

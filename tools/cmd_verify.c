@@ -182,8 +182,7 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 	const char *s = argv[*i], *v;
 
 	if (!strcmp(s, "--unpriv")) {
-		a->drop_caps = BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN |
-			       BPFVET_CAP_SYS_ADMIN;
+		a->drop_caps = UNPRIV_DROP_CAPS;
 		return 0;
 	}
 	if (!strcmp(s, "--test-caps")) {

@@ -84,6 +84,35 @@ else
 	fail explain_same_figures "$(diff "$TMP/verify" "$TMP/explained" | head -5)"
 fi
 
+# --unpriv explains what verify --unpriv decides: the same unprivileged
+# loader (no object BTF without CAP_BPF, so verifier_spin_lock's map value
+# has no lock and the helper call is what fails).
+SPIN=build/corpus/verifier/verifier_spin_lock.bpf.o
+if [ -f "$SPIN" ]; then
+	# shellcheck disable=SC2086
+	"$BPFVET" --unpriv $SPIN -o csv -e prog_name,verdict,total_insns,error $TARGET 2>/dev/null |
+		tail -n +2 | sed 's/,failure,/,rejected,/; s/,success,/,accepted,/' | sort >"$TMP/uverify"
+	# shellcheck disable=SC2086
+	"$BPFVET" explain --unpriv -o json $SPIN $TARGET 2>/dev/null | python3 -c '
+import csv, json, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+for line in sys.stdin:
+    d = json.loads(line)
+    # verify leaves the counts of a refused program empty
+    w.writerow([d["program"], d["verdict"],
+                "" if d["verdict"] == "refused" else d["insns_processed"],
+                d["error"]["message"] if d["error"] else ""])
+' | sort >"$TMP/uexplained"
+	if [ -s "$TMP/uverify" ] && cmp -s "$TMP/uverify" "$TMP/uexplained" &&
+		grep -q 'cannot use helper bpf_spin_lock' "$TMP/uexplained"; then
+		pass explain_unpriv_as_verify
+	else
+		fail explain_unpriv_as_verify "$(diff "$TMP/uverify" "$TMP/uexplained" | head -5)"
+	fi
+else
+	fail explain_unpriv_as_verify "no $SPIN: make corpus"
+fi
+
 # Text: the error's line, the class, the hint, where knowledge was lost.
 # shellcheck disable=SC2086
 "$BPFVET" explain "$PROGS/explain_compiler.o" -p link_mul $TARGET >"$TMP/text"
