@@ -59,7 +59,7 @@ void trace_pass_begin(struct vet_env *env)
 	t->walk_failed = false;
 }
 
-void trace_visit(struct vet_env *env, uint32_t insn)
+void trace_do_visit(struct vet_env *env, uint32_t insn)
 {
 	if (env->trace && insn < env->trace->insn_cnt)
 		env->trace->stats[insn].visits++;
@@ -137,7 +137,7 @@ static struct trace_step *grow(struct vet_trace *t)
 	return &t->path[t->len - t->base];
 }
 
-void trace_step_begin(struct vet_env *env, const struct bpfvet_insn *insn)
+void trace_do_step_begin(struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	struct vet_trace *t = env->trace;
 	struct trace_step *s;
@@ -213,7 +213,7 @@ static void snapshot(struct vet_env *env, struct trace_step *s)
 		copy_reg(&s->regs[i], &regs[s->regno[i]]);
 }
 
-void trace_step_end(struct vet_env *env)
+void trace_do_step_end(struct vet_env *env)
 {
 	struct vet_trace *t = env->trace;
 	struct trace_step *s;

@@ -83,12 +83,33 @@ void trace_free(struct vet_trace *t);
 
 /* Hooks of the walk; each does nothing when env->trace is NULL. */
 void trace_pass_begin(struct vet_env *env);
-void trace_visit(struct vet_env *env, uint32_t insn);
 void trace_state_stored(struct vet_env *env, uint32_t insn);
 void trace_prune(struct vet_env *env, uint32_t insn, bool hit);
 void trace_precise(struct vet_env *env, uint32_t insn);
-void trace_step_begin(struct vet_env *env, const struct bpfvet_insn *insn);
-void trace_step_end(struct vet_env *env);
+void trace_do_visit(struct vet_env *env, uint32_t insn);
+void trace_do_step_begin(struct vet_env *env, const struct bpfvet_insn *insn);
+void trace_do_step_end(struct vet_env *env);
+
+/* The three hooks of every processed instruction test env->trace here,
+ * so that a walk without a trace pays no call for them (state.h includes
+ * this file after struct vet_env). */
+static inline void trace_visit(struct vet_env *env, uint32_t insn)
+{
+	if (env->trace)
+		trace_do_visit(env, insn);
+}
+
+static inline void trace_step_begin(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	if (env->trace)
+		trace_do_step_begin(env, insn);
+}
+
+static inline void trace_step_end(struct vet_env *env)
+{
+	if (env->trace)
+		trace_do_step_end(env);
+}
 uint32_t trace_len(const struct vet_env *env);
 /* Steps of the path kept in t->path. */
 uint32_t trace_kept(const struct vet_trace *t);
