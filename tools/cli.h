@@ -98,6 +98,19 @@ void open_args_target_running(struct bpfvet_open_opts *o, char *cfg, size_t cfg_
 #define UNPRIV_DROP_CAPS (BPFVET_CAP_BPF | BPFVET_CAP_PERFMON | BPFVET_CAP_NET_ADMIN | \
 			  BPFVET_CAP_SYS_ADMIN)
 
+/* caps_args.c: --unpriv, --test-caps, --privileged-maps. drop_caps is what
+ * the program load lacks; privileged_maps says the object's BTF and maps
+ * were made by a process with every capability. */
+struct caps_args {
+	uint32_t drop_caps;
+	bool privileged_maps;
+};
+extern const char caps_args_usage[];
+/* true when s is one of the three switches (then applied to a). */
+bool caps_args_parse(const char *s, struct caps_args *a);
+/* What the loader that creates the object's BTF and maps lacks. */
+uint32_t caps_args_loader(const struct caps_args *a);
+
 /* prog_filter.c: -p GLOB, repeatable, '!GLOB' excludes. The globs are
  * the caller's strings (argv); the array is the filter's own. */
 struct prog_filter {

@@ -22,7 +22,7 @@ struct ablate_args {
 	struct prog_filter filter;
 	const char *type;
 	enum fmt fmt;
-	uint32_t drop_caps;
+	struct caps_args caps;
 };
 
 /* Geometric-mean accumulators per configuration. */
@@ -68,7 +68,7 @@ static void usage(FILE *f)
 		"Verifies each program with the kernel's pruning (full), then with each of\n"
 		"its techniques switched off and each beyond-kernel one switched on (and\n"
 		"all of them: prune-max), and reports instructions, states and time\n"
-		"relative to the full configuration.\n");
+		"relative to the full configuration.\n%s", caps_args_usage);
 }
 
 static const char *verdict_str(enum bpfvet_verdict v)
@@ -157,7 +157,7 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 	int configs = config_cnt();
 
 	for (int c = 0; c < configs; c++) {
-		struct bpfvet_verify_opts o = config_opts(c, a->drop_caps);
+		struct bpfvet_verify_opts o = config_opts(c, a->caps.drop_caps);
 		struct bpfvet_result *out = c ? &r : &full;
 		int err = bpfvet_program__verify(p, &o, out);
 
@@ -192,6 +192,7 @@ static int ablate_object(const struct ablate_args *a, const char *path, struct s
 	struct bpfvet_object *obj;
 	int err;
 
+	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
@@ -266,10 +267,8 @@ static int parse(int argc, char **argv, struct ablate_args *a, const char ***pat
 				return -EINVAL;
 			continue;
 		}
-		if (!strcmp(s, "--test-caps")) {
-			a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
+		if (caps_args_parse(s, &a->caps))
 			continue;
-		}
 		if (s[0] == '-') {
 			fprintf(stderr, "bpfvet ablate: bad option '%s'\n", s);
 			return -EINVAL;

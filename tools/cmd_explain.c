@@ -23,7 +23,7 @@ struct explain_args {
 	enum out_fmt fmt;
 	bool why_slow;
 	int top;
-	bool unpriv;
+	struct caps_args caps;
 	struct open_args open;
 };
 
@@ -38,8 +38,7 @@ static void explain_usage(FILE *f)
 		"                 per program and line)\n"
 		"  --why-slow     the source lines where the verifier worked most\n"
 		"  --top N        lines in the --why-slow table (default 10)\n"
-		"  --unpriv       verify without BPF privileges\n"
-		"%s", open_args_usage);
+		"%s%s", caps_args_usage, open_args_usage);
 }
 
 static int explain_option(int argc, char **argv, int *i, void *args)
@@ -51,10 +50,8 @@ static int explain_option(int argc, char **argv, int *i, void *args)
 		a->why_slow = true;
 		return 0;
 	}
-	if (!strcmp(s, "--unpriv")) {
-		a->unpriv = true;
+	if (caps_args_parse(s, &a->caps))
 		return 0;
-	}
 	if ((!strcmp(s, "-p") || !strcmp(s, "-t") || !strcmp(s, "-o") || !strcmp(s, "--top")) &&
 	    *i + 1 < argc) {
 		const char *v = argv[++*i];
@@ -519,7 +516,7 @@ static int explain_prog(const struct explain_args *a, const char *path,
 {
 	struct bpfvet_verify_opts vo = {
 		.sz = sizeof(vo),
-		.drop_caps = a->unpriv ? UNPRIV_DROP_CAPS : 0,
+		.drop_caps = a->caps.drop_caps,
 	};
 	struct bpfvet_explain_opts eo = { .sz = sizeof(eo), .verify = &vo };
 	struct bpfvet_explanation *e;
@@ -566,7 +563,7 @@ int cmd_explain(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	opts.prog_type = a.type;
-	opts.loader_drop_caps = a.unpriv ? UNPRIV_DROP_CAPS : 0;
+	opts.loader_drop_caps = caps_args_loader(&a.caps);
 	if (open_args_apply(&a.open, &opts, cfg, sizeof(cfg)) ||
 	    open_args_share_target(&a.open, &opts)) {
 		worst = EXIT_USAGE;

@@ -30,9 +30,7 @@ struct kargs {
 	enum out_fmt fmt;
 	uint32_t log_level;
 	uint32_t prog_flags;
-	uint32_t drop_caps;
-	/* --privileged-maps: BTF and maps made with every capability. */
-	bool privileged_maps;
+	struct caps_args caps;
 	size_t log_size;
 	unsigned int time_limit;	/* --time-limit S: 0 for none */
 	struct open_args open;
@@ -57,11 +55,7 @@ static void kernel_usage(FILE *f)
 		"                 the verification time are masked)\n"
 		"  -f, --flags N  extra BPF_F_* load flags for both (e.g. 0x84: RND_HI32 |\n"
 		"                 REG_INVARIANTS, as the selftest loader)\n"
-		"  --unpriv       load without CAP_BPF, CAP_PERFMON, CAP_NET_ADMIN, CAP_SYS_ADMIN,\n"
-		"                 the object's BTF and maps too (as an unprivileged libbpf)\n"
-		"  --privileged-maps  with --unpriv: BTF and maps are created with every\n"
-		"                 capability, only BPF_PROG_LOAD without them\n"
-		"  --test-caps    drop CAP_SYS_ADMIN and CAP_NET_ADMIN (the selftest runner)\n"
+		"%s"
 		"  --log-size N   first kernel log buffer size in bytes\n"
 		"  --time-limit S interrupt a load the kernel has not decided in S\n"
 		"                 seconds (verdict 'timeout'; for slow emulated kernels)\n"
@@ -71,7 +65,7 @@ static void kernel_usage(FILE *f)
 		"/proc/config.gz or /boot/config-RELEASE and its release, unless set by:\n"
 		"%s"
 		"Exit status: 0 all verdicts agree, 1 some differ (or bpfvet says\n"
-		"unsupported), 2 usage or load errors.\n", open_args_usage);
+		"unsupported), 2 usage or load errors.\n", caps_args_usage, open_args_usage);
 }
 
 static const char *opt_value(int argc, char **argv, int *i)
@@ -114,13 +108,9 @@ static int parse_format(const char *v, enum out_fmt *fmt)
 
 static bool parse_switch(const char *s, struct kargs *a)
 {
-	if (!strcmp(s, "--unpriv"))
-		a->drop_caps = UNPRIV_DROP_CAPS;
-	else if (!strcmp(s, "--test-caps"))
-		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
-	else if (!strcmp(s, "--privileged-maps"))
-		a->privileged_maps = true;
-	else if (!strcmp(s, "--log-diff"))
+	if (caps_args_parse(s, &a->caps))
+		return true;
+	if (!strcmp(s, "--log-diff"))
 		a->log_diff = true;
 	else if (!strcmp(s, "--kernel-only"))
 		a->kernel_only = true;
@@ -263,7 +253,7 @@ static int run_kernel(const struct kargs *a, struct bpfvet_kernel *k,
 {
 	struct bpfvet_kernel_opts o = {
 		.sz = sizeof(o), .kernel = k, .log_level = level_for(a),
-		.prog_flags = a->prog_flags, .drop_caps = a->drop_caps,
+		.prog_flags = a->prog_flags, .drop_caps = a->caps.drop_caps,
 		.log_size = a->log_size,
 	};
 
@@ -286,7 +276,7 @@ static int run_bpfvet(const struct kargs *a, const struct bpfvet_program *prog,
 {
 	struct bpfvet_verify_opts o = {
 		.sz = sizeof(o), .log_level = level_for(a), .prog_flags = a->prog_flags,
-		.drop_caps = a->drop_caps,
+		.drop_caps = a->caps.drop_caps,
 	};
 	int err;
 
@@ -358,13 +348,6 @@ static bool selected(const struct kargs *a, const struct bpfvet_program *p)
  * the plain object: its loader applies CO-RE and externs itself. NULL when
  * that open fails: bpfvet then verifies the plain object.
  */
-/* What the process that loads the object lacks: the same as the program
- * load, unless the maps come from a privileged process. */
-static uint32_t loader_caps(const struct kargs *a)
-{
-	return a->privileged_maps ? 0 : a->drop_caps;
-}
-
 static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 {
 	char errbuf[256] = "", cfg[300];
@@ -380,7 +363,7 @@ static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 	open_args_target_running(&oo, cfg, sizeof(cfg));
 	if (open_args_share_target(&a->open, &oo))
 		return NULL;
-	oo.loader_drop_caps = loader_caps(a);
+	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (!err)
 		return obj;
@@ -407,7 +390,7 @@ static int run_object(struct kargs *a, struct bpfvet_kernel *k, const char *path
 		fprintf(stderr, "bpfvet kernel: unknown loader '%s'\n", a->open.loader);
 		return -EINVAL;
 	}
-	oo.loader_drop_caps = loader_caps(a);
+	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	/* The kernel applies CO-RE only with the object's BTF, which a
 	 * loader without CAP_BPF cannot load: libbpf then relocates in
 	 * userspace against the kernel BTF any user may read. */
@@ -474,7 +457,7 @@ static int open_unpriv(const struct kargs *a, struct bpfvet_unpriv_bpf **gp)
 	int st;
 
 	*gp = NULL;
-	if (!(a->drop_caps & BPFVET_CAP_BPF))
+	if (!(a->caps.drop_caps & BPFVET_CAP_BPF))
 		return 0;
 	st = bpfvet_unpriv_bpf__open(gp, why, sizeof(why));
 	if (st < 0) {

@@ -19,7 +19,7 @@ struct report_args {
 	struct prog_filter filter;
 	const char *type;
 	const char *out;
-	bool unpriv;
+	struct caps_args caps;
 	struct open_args open;
 };
 
@@ -39,8 +39,7 @@ static void report_usage(FILE *f)
 		"  -p GLOB        only programs whose name or section matches GLOB\n"
 		"                 (repeatable; !GLOB leaves out what it matches)\n"
 		"  -t TYPE        program type for every program\n"
-		"  --unpriv       verify without BPF privileges\n"
-		"%s", open_args_usage);
+		"%s%s", caps_args_usage, open_args_usage);
 }
 
 static int report_option(int argc, char **argv, int *i, void *args)
@@ -48,10 +47,8 @@ static int report_option(int argc, char **argv, int *i, void *args)
 	struct report_args *a = args;
 	const char *s = argv[*i];
 
-	if (!strcmp(s, "--unpriv")) {
-		a->unpriv = true;
+	if (caps_args_parse(s, &a->caps))
 		return 0;
-	}
 	if ((!strcmp(s, "-p") || !strcmp(s, "-t") || !strcmp(s, "-o")) && *i + 1 < argc) {
 		const char *v = argv[++*i];
 
@@ -79,7 +76,7 @@ static int report_one(const struct report_args *a, struct report_run *run, const
 {
 	struct bpfvet_verify_opts vo = {
 		.sz = sizeof(vo),
-		.drop_caps = a->unpriv ? UNPRIV_DROP_CAPS : 0,
+		.drop_caps = a->caps.drop_caps,
 	};
 	struct bpfvet_explain_opts eo = { .sz = sizeof(eo), .verify = &vo };
 	struct bpfvet_explanation *e = NULL;
@@ -192,7 +189,7 @@ int cmd_report(int argc, char **argv)
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
 	opts.prog_type = a.type;
-	opts.loader_drop_caps = a.unpriv ? UNPRIV_DROP_CAPS : 0;
+	opts.loader_drop_caps = caps_args_loader(&a.caps);
 	if (!open_args_apply(&a.open, &opts, cfg, sizeof(cfg)) &&
 	    !open_args_share_target(&a.open, &opts))
 		worst = write_page(&a, &opts, paths, n);

@@ -54,10 +54,7 @@ struct verify_args {
 	const char *type;
 	uint32_t log_level;
 	uint32_t prog_flags;
-	uint32_t drop_caps;
-	/* --privileged-maps: the object's BTF and maps come from a process
-	 * with every capability; only the program load drops drop_caps. */
-	bool privileged_maps;
+	struct caps_args caps;
 	struct prune_switches prune;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
@@ -84,13 +81,7 @@ static void verify_usage(FILE *f)
 		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
 		"                 distinct_insns (processed at least once), error\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
-		"  --unpriv       verify without capabilities, as an unprivileged user\n"
-		"                 loading the object with libbpf: no BTF (the kernel\n"
-		"                 refuses it), maps hardened against Spectre v1\n"
-		"  --privileged-maps  with --unpriv: the object's BTF and maps were\n"
-		"                 created by a privileged process; only the program\n"
-		"                 load is unprivileged\n"
-		"  --test-caps    keep only CAP_BPF and CAP_PERFMON (the selftest runner)\n"
+		"%s"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
 		"  --no-prune  --no-liveness  --no-stack-liveness  --no-precision\n"
 		"  --no-widen  --no-evict\n"
@@ -108,7 +99,7 @@ static void verify_usage(FILE *f)
 		"  --target A,B,...  one verdict column per target (6.1,6.12,6.18: will the\n"
 		"                 programs load on each?); with -e error, their errors\n"
 		"Exit status: 0 all accepted, 1 some rejected or unsupported, 2 errors.\n",
-		open_args_usage);
+		caps_args_usage, open_args_usage);
 }
 
 static int parse_fields(const char *list, bool *sel)
@@ -181,18 +172,8 @@ static int parse_option(int argc, char **argv, int *i, void *args)
 	struct verify_args *a = args;
 	const char *s = argv[*i], *v;
 
-	if (!strcmp(s, "--unpriv")) {
-		a->drop_caps = UNPRIV_DROP_CAPS;
+	if (caps_args_parse(s, &a->caps))
 		return 0;
-	}
-	if (!strcmp(s, "--test-caps")) {
-		a->drop_caps = BPFVET_CAP_NET_ADMIN | BPFVET_CAP_SYS_ADMIN;
-		return 0;
-	}
-	if (!strcmp(s, "--privileged-maps")) {
-		a->privileged_maps = true;
-		return 0;
-	}
 	if (!parse_technique_flag(s, &a->prune))
 		return 0;
 	if (!strcmp(s, "-q")) {
@@ -274,7 +255,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.log_fn = write_log,
 		.log_ctx = a->fmt == OUT_JSON ? stderr : stdout,
 		.prog_flags = a->prog_flags,
-		.drop_caps = a->drop_caps,
+		.drop_caps = a->caps.drop_caps,
 		.disable = a->prune.disable,
 		.enable = a->prune.enable,
 	};
@@ -317,7 +298,7 @@ static int verify_object(const struct verify_args *a, struct open_args *open,
 
 	if (open_args_apply(open, &oo, cfg, sizeof(cfg)) || open_args_share_target(open, &oo))
 		return -EINVAL;
-	oo.loader_drop_caps = a->privileged_maps ? 0 : a->drop_caps;
+	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
