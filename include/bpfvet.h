@@ -243,6 +243,25 @@ const struct bpfvet_insn *bpfvet_program__insns(const struct bpfvet_program *pro
  * not be relocated as compiled; bpfvet_program__verify() refuses it. */
 const char *bpfvet_program__problem(const struct bpfvet_program *prog);
 
+/* The program's functions as the verifier splits its instructions: the
+ * entry function first, then each subprogram that relocation appended
+ * (raw programs: one per call target, named sub_N). */
+struct bpfvet_func {
+	const char *name;
+	uint32_t insn_off;	/* first instruction */
+	uint32_t insn_cnt;
+	bool global;		/* verified on its own, by its BTF signature */
+};
+size_t bpfvet_program__func_cnt(const struct bpfvet_program *prog);
+/* The kernel whose verifier judges the program, KERNEL_VERSION(a, b, c)
+ * encoded: bpfvet_open_opts.kernel_version of its object; 0 when none
+ * was given (and for raw programs), which means the newest target,
+ * Linux 6.18. */
+uint32_t bpfvet_program__target_version(const struct bpfvet_program *prog);
+/* 0, or -ERANGE when idx is not below bpfvet_program__func_cnt(). */
+int bpfvet_program__func(const struct bpfvet_program *prog, size_t idx,
+			 struct bpfvet_func *func);
+
 /* Kernel program-type names ("xdp", "sched_cls", ...) <-> numbers. */
 int bpfvet_prog_type_by_name(const char *name, uint32_t *type);
 const char *bpfvet_prog_type_name(uint32_t type);

@@ -5,7 +5,8 @@
  * disassembly, the source lines (each distinct one once, and per
  * instruction its index), the work per instruction as one flat array of
  * five counts each, the failing path as (insn, branch) pairs, the last
- * state the path printed at its instructions, and the slice. Arrays of
+ * state the path printed at its instructions, the slice, and where each
+ * function (the entry and its subprograms) begins. Arrays of
  * numbers rather than objects keep a 100,000-instruction program's page
  * at a few megabytes. docs/report.md lists the fields.
  */
@@ -206,6 +207,20 @@ static void write_slice(FILE *f, const struct bpfvet_explanation *e)
 	fputc(']', f);
 }
 
+/* The functions, as [first insn, insn count, name, global 0/1]. */
+static void write_funcs(FILE *f, const struct bpfvet_program *p)
+{
+	struct bpfvet_func fn;
+
+	fputs(",\"funcs\":[", f);
+	for (size_t i = 0; !bpfvet_program__func(p, i, &fn); i++) {
+		fprintf(f, "%s[%u,%u,", i ? "," : "", fn.insn_off, fn.insn_cnt);
+		report_json_string(f, fn.name);
+		fprintf(f, ",%d]", fn.global ? 1 : 0);
+	}
+	fputc(']', f);
+}
+
 int report_data(FILE *f, const struct report_prog *rp)
 {
 	const struct bpfvet_explanation *e = rp->e;
@@ -224,6 +239,7 @@ int report_data(FILE *f, const struct report_prog *rp)
 	if (err)
 		return err;
 	write_slice(f, e);
+	write_funcs(f, rp->prog);
 	fprintf(f, ",\"error\":%lld,\"root\":%lld,\"loss\":%lld}</script>\n",
 		(long long)bpfvet_explanation__error_insn(e),
 		(long long)bpfvet_explanation__root_insn(e), loss ? (long long)loss->insn : -1ll);

@@ -153,6 +153,16 @@ static void put_figures(FILE *f, const struct bpfvet_explanation *e)
 		(unsigned long long)r->peak_states, n);
 }
 
+/* Which kernel's verifier the verdict is for. */
+static void put_target(FILE *f, uint32_t v)
+{
+	if (!v)
+		fputs(", for <span class=\"target\">Linux 6.18</span> (the newest target)", f);
+	else
+		fprintf(f, ", for <span class=\"target\">Linux %u.%u.%u</span>", v >> 16,
+			(v >> 8) & 0xff, v & 0xff);
+}
+
 int report_program(FILE *f, const struct report_prog *rp)
 {
 	const char *verdict = verdict_name(rp);
@@ -168,6 +178,7 @@ int report_program(FILE *f, const struct report_prog *rp)
 	report_html_text(f, rp->file);
 	fputs(", section ", f);
 	report_html_text(f, bpfvet_program__section(rp->prog));
+	put_target(f, bpfvet_program__target_version(rp->prog));
 	fputs("</span></h2>\n<dl class=\"summary\">\n", f);
 	if (!rp->e) {
 		const char *why = bpfvet_program__problem(rp->prog);

@@ -568,3 +568,28 @@ const char *bpfvet_program__problem(const struct bpfvet_program *prog)
 {
 	return prog->problem;
 }
+
+size_t bpfvet_program__func_cnt(const struct bpfvet_program *prog)
+{
+	return prog->subprog_cnt;
+}
+
+uint32_t bpfvet_program__target_version(const struct bpfvet_program *prog)
+{
+	return prog->obj ? prog->obj->target_kver : 0;
+}
+
+int bpfvet_program__func(const struct bpfvet_program *prog, size_t idx,
+			 struct bpfvet_func *func)
+{
+	const struct bpfvet_subprog *sp;
+
+	if (idx >= prog->subprog_cnt)
+		return -ERANGE;
+	sp = &prog->subprogs[idx];
+	func->name = sp->name;
+	func->insn_off = (uint32_t)sp->start;
+	func->insn_cnt = (uint32_t)sp->len;
+	func->global = sp->global;
+	return 0;
+}

@@ -153,3 +153,34 @@ if [ -n "$ok" ] && [ "${n:-0}" -gt 10 ] && [ "$n" -lt 2000 ] &&
 else
 	fail "report of 100,003 insns: a window of rows at the error" "rows $n; $(grep '^row p0 100001' "$TMP/scale.facts")"
 fi
+
+# Functions: each has a header row, under the target the page names
+# (Linux 6.18.44, from the API), with the totals of the instruction rows
+# that follow it: with_calls calls the static half() twice and the global
+# clamp(), which is verified on its own.
+expect_exit "report of subprograms" 0 $BPFVET report $TARGET "$LOOP" -p with_calls -o "$TMP/calls.html"
+if dump "$(realpath "$TMP/calls.html")" "$TMP/calls.dom"; then
+	facts "$TMP/calls.dom" >"$TMP/calls.facts"
+fi
+has "report function headers" "$TMP/calls.facts" "section p0 with_calls accepted"
+python3 - "$TMP/calls.facts" <<'PY' >"$TMP/calls.check"
+import sys
+funcs, cur = [], None
+for line in open(sys.argv[1]):
+    w = line.split()
+    if w[0] == 'func':
+        cur = [w[2], list(map(int, w[3].split(','))), [0] * 5, ' '.join(w[4:])]
+        funcs.append(cur)
+    elif w[0] == 'row' and cur:
+        cur[2] = [a + int(b) for a, b in zip(cur[2], w[5].split(','))]
+names = [(f[0], f[3].split('(')[1].split(',')[0]) for f in funcs]
+want = [('with_calls', 'entry'), ('half', 'static subprogram'), ('clamp', 'global function')]
+bad = [f[0] for f in funcs if f[1] != f[2]]
+print('ok' if names == want and not bad else 'names %s; totals differ: %s' % (names, bad))
+PY
+if [ "$(cat "$TMP/calls.check")" = ok ] &&
+   grep -qF 'for <span class="target">Linux 6.18.44</span>' "$TMP/calls.dom"; then
+	pass "report function totals and target"
+else
+	fail "report function totals and target" "$(cat "$TMP/calls.check")"
+fi

@@ -6,6 +6,7 @@ and prints facts about it, one per line, for the shell test to compare:
   error ID TEXT             (the <pre class="error"> of the section)
   row ID INSN CLASSES MARKS v,s,h,m,p
   line ID LINE v,s,h,m,p    (a source line's row, with its totals)
+  func ID NAME v,s,h,m,p TEXT  (a function's header row, with its totals)
   lines ID N                (source line rows drawn)
   rows ID N                 (instruction rows drawn)
   decisions ID N            (branch decisions listed)
@@ -49,6 +50,9 @@ class Dom(HTMLParser):
             self.row = ["line", a["data-line"], [], []]
             self.depth = 1
             self.count("lines")
+        elif tag == "div" and "func" in cls.split() and "data-func" in a:
+            self.row = ["func", a["data-func"], [], [], []]
+            self.depth = 1
         elif tag == "div" and "insn" in cls.split() and "data-insn" in a:
             self.row = [a["data-insn"], ".".join(sorted(cls.split())), [], []]
             self.depth = 1
@@ -68,8 +72,11 @@ class Dom(HTMLParser):
         if tag == "div" and self.row:
             self.depth -= 1
             if not self.depth:
-                insn, cls, marks, counts = self.row
-                if insn == "line":
+                insn, cls, marks, counts = self.row[:4]
+                if insn == "func":
+                    self.out.append(f"func {self.section} {cls} " + ",".join(counts) + " "
+                                    + "".join(self.row[4]))
+                elif insn == "line":
                     self.out.append(f"line {self.section} {cls} " + ",".join(counts))
                 else:
                     self.out.append(f"row {self.section} {insn} {cls} {''.join(marks) or '-'} "
@@ -83,6 +90,8 @@ class Dom(HTMLParser):
             tag, cls = self.span
             if tag == "span" and cls.split()[:1] == ["m"]:
                 self.row[3].append(data)
+            elif tag == "span" and cls == "txt" and self.row[0] == "func":
+                self.row[4].append(data)
             elif tag == "b":
                 self.row[2].append(data)
             self.span = None

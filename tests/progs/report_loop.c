@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* bpfvet report (tests/cli/report.sh): a bounded loop the verifier walks
  * eight times, and a rejected access whose source line holds characters
- * that HTML must escape. */
+ * that HTML must escape, and a program with subprograms. */
 #include "explain_common.h"
 
 SEC("socket")
@@ -28,6 +28,24 @@ int html_line(struct __sk_buff *skb)
 	if (!v)
 		return 0;
 	return v[i & 15] < 4; /* "</script><b>x</b>" & 'q' */
+}
+
+/* Functions for the listing's headers: a static subprogram called twice
+ * and a global function, verified on its own. */
+static __attribute__((noinline)) __u32 half(__u32 x)
+{
+	return x / 2;
+}
+
+__attribute__((noinline)) int clamp(__u32 x)
+{
+	return x > 100 ? 100 : (int)x;
+}
+
+SEC("socket")
+int with_calls(struct __sk_buff *skb)
+{
+	return half(skb->len) + half(skb->protocol) + clamp(skb->mark);
 }
 
 char _license[] SEC("license") = "GPL";

@@ -133,6 +133,8 @@ static void test_values(struct test_ctx *t)
 	CHECK_INT(t, value(o.obj, "CONFIG_BPFVET_NEG", 2), 0xfffb);	/* -5 */
 	CHECK_INT(t, value(o.obj, "CONFIG_BPFVET_ABSENT", 8), 0);	/* weak */
 	CHECK_INT(t, value(o.obj, "LINUX_KERNEL_VERSION", 4), 0x061262);
+	/* The same version says whose verifier judges the programs. */
+	CHECK_INT(t, bpfvet_program__target_version(bpfvet_object__prog(o.obj, 0)), 0x061262);
 	CHECK_INT(t, value(o.obj, "LINUX_HAS_BPF_COOKIE", 4), 1);
 	CHECK_INT(t, value(o.obj, "LINUX_HAS_SYSCALL_WRAPPER", 4), 1);
 	/* Strings are truncated to the array, NUL included. */
@@ -154,6 +156,7 @@ static void test_unknown(struct test_ctx *t)
 	CHECK(t, !known(o.obj, "CONFIG_HZ"));
 	CHECK(t, !known(o.obj, "LINUX_KERNEL_VERSION"));
 	CHECK(t, known(o.obj, "LINUX_HAS_BPF_COOKIE"));
+	CHECK_INT(t, bpfvet_program__target_version(bpfvet_object__prog(o.obj, 0)), 0);
 	bpfvet_object__close(o.obj);
 	open_with(&o, write_file("config", NULL, base_config), 0, NULL, 0, false);
 	CHECK(t, known(o.obj, "CONFIG_HZ"));

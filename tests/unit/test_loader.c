@@ -535,17 +535,19 @@ struct want_sub {
 static void check_subprogs(struct test_ctx *t, const struct bpfvet_program *p,
 			   const struct want_sub *w, size_t n)
 {
+	struct bpfvet_func s;
 	size_t i;
 
-	CHECK_INT(t, p->subprog_cnt, n);
-	for (i = 0; i < n && i < p->subprog_cnt; i++) {
-		const struct bpfvet_subprog *s = &p->subprogs[i];
-
-		CHECK_MSG(t, !strcmp(s->name, w[i].name) && s->start == w[i].start &&
-			  s->len == w[i].len && s->global == w[i].global,
-			  "%s: subprog %zu is %s@%zu+%zu %s", p->name, i, s->name, s->start,
-			  s->len, s->global ? "global" : "static");
-	}
+	/* Through the public API (bpfvet_program__func), which the report's
+	 * function headers use. */
+	CHECK_INT(t, bpfvet_program__func_cnt(p), n);
+	for (i = 0; i < n && !bpfvet_program__func(p, i, &s); i++)
+		CHECK_MSG(t, !strcmp(s.name, w[i].name) && s.insn_off == w[i].start &&
+			  s.insn_cnt == w[i].len && s.global == w[i].global,
+			  "%s: subprog %zu is %s@%u+%u %s", p->name, i, s.name, s.insn_off,
+			  s.insn_cnt, s.global ? "global" : "static");
+	CHECK_INT(t, i, n);
+	CHECK_INT(t, bpfvet_program__func(p, n, &s), -ERANGE);
 }
 
 static void test_calls(struct test_ctx *t)

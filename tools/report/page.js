@@ -69,6 +69,20 @@ Prog.prototype.index = function () {
 	}
 	this.stateOf = {};
 	for (i = 0; i < d.states.length; i++) this.stateOf[d.states[i][0]] = d.states[i][1];
+	/* Which function each instruction is in, and each function's totals. */
+	this.funcs = d.funcs || [];
+	this.funcOf = new Int32Array(n).fill(-1);
+	this.funcSum = new Float64Array(this.funcs.length * 5);
+	this.funcMax = [0, 0, 0, 0, 0];
+	for (var f = 0; f < this.funcs.length; f++) {
+		var fn = this.funcs[f];
+		for (i = fn[0]; i < fn[0] + fn[1] && i < n; i++) {
+			this.funcOf[i] = f;
+			for (k = 0; k < 5; k++) this.funcSum[f * 5 + k] += d.stats[i * 5 + k];
+		}
+		for (k = 0; k < 5; k++)
+			if (this.funcSum[f * 5 + k] > this.funcMax[k]) this.funcMax[k] = this.funcSum[f * 5 + k];
+	}
 	this.sliceOf = {};
 	for (i = 0; i < d.slice.length; i++) {
 		var s = d.slice[i];
@@ -195,22 +209,38 @@ Prog.prototype.buildControls = function (ui) {
 	c.appendChild(el('span', 'note', 'log colour scale per column; grey lines are source lines with their totals'));
 };
 
-/* Each distinct source line once, at its first instruction. */
+/* Rows are numbers: an instruction's index; -1 - i for the source line
+ * that starts at instruction i; -1 - n - f for function f's header. */
+Prog.prototype.funcRowBefore = function (i, rows, last) {
+	var f = this.funcOf[i];
+	if (f >= 0 && f !== last) rows.push(-1 - this.n - f);
+	return f;
+};
+
+/* Each distinct source line once, at its first instruction, under its
+ * function. */
 Prog.prototype.lineRows = function () {
-	var d = this.d, rows = [], seen = new Uint8Array(d.lines.length);
+	var d = this.d, rows = [], seen = new Uint8Array(d.lines.length), fn = -1;
 	for (var i = 0; i < this.n; i++) {
 		var li = d.insnLine[i];
-		if (li >= 0 && !seen[li]) { seen[li] = 1; rows.push(-1 - i); }
+		if (li >= 0 && !seen[li]) {
+			seen[li] = 1;
+			fn = this.funcRowBefore(i, rows, fn);
+			rows.push(-1 - i);
+		}
 	}
 	return rows;
 };
 
 Prog.prototype.setRows = function () {
-	var d = this.d, rows = [], prev = -2;
+	var d = this.d, rows = [], prev = -2, fn = -1;
 	for (var i = 0; i < this.n && this.filter !== 'lines'; i++) {
 		if (d.text[i] === null) continue;
 		if (this.filter === 'visited' && !d.stats[i * 5]) continue;
 		if (this.filter === 'path' && !this.onPath[i]) continue;
+		var f = this.funcRowBefore(i, rows, fn);
+		if (f !== fn) prev = -2;
+		fn = f;
 		var li = d.insnLine[i];
 		if (li !== prev && li >= 0) rows.push(-1 - i);
 		prev = li;
@@ -272,6 +302,8 @@ Prog.prototype.drawOverview = function () {
 		if (m) { g.fillStyle = heat(m, this.colMax[k]); g.fillRect(x, 0, 1, 20); }
 		if (p) { g.fillStyle = '#1a56b0'; g.fillRect(x, 21, 1, 7); }
 	}
+	g.fillStyle = '#4a5064';
+	for (var f = 1; f < this.funcs.length; f++) g.fillRect(Math.floor(this.funcs[f][0] / per), 0, 1, h);
 	if (d.error >= 0) { g.fillStyle = '#b3261e'; g.fillRect(Math.floor(d.error / per), 0, 2, h); }
 };
 
@@ -295,7 +327,25 @@ Prog.prototype.onScroll = function (force) {
 };
 
 Prog.prototype.row = function (v) {
+	if (v < -this.n) return this.funcRow(-1 - this.n - v);
 	return v < 0 ? this.srcRow(-1 - v) : this.insnRow(v);
+};
+
+/* A function's header: its name, kind and range, and its totals. */
+Prog.prototype.funcRow = function (f) {
+	var fn = this.funcs[f], r = el('div', 'row func');
+	r.setAttribute('data-func', fn[2]);
+	r.appendChild(el('span', 'idx', String(fn[0])));
+	for (var k = 0; k < 5; k++) {
+		var v = this.funcSum[f * 5 + k], c = r.appendChild(el('span', 'm' + (v ? '' : ' zero') + (k === this.metric ? ' sel' : ''), String(v)));
+		c.style.background = heat(v, this.funcMax[k]);
+		if (heatT(v, this.funcMax[k]) > 0.75) c.style.color = '#fff';
+	}
+	r.appendChild(el('span', 'mark'));
+	var kind = f ? (fn[3] ? 'global function' : 'static subprogram') : 'entry';
+	r.appendChild(el('span', 'txt', fn[2] + ' (' + kind + ', insns ' + fn[0] + '-' + (fn[0] + fn[1] - 1) + ')'));
+	r.title = fn[2] + ': ' + kind + (f && fn[3] ? ', verified on its own' : '') + ' (totals of its instructions)';
+	return r;
 };
 
 Prog.prototype.srcRow = function (i) {
