@@ -577,6 +577,16 @@ static void print_rows(const struct verify_args *a, const struct rows *rows)
 		print_table(a, rows);
 }
 
+/* The target options are read per object; a bad one is a usage error
+ * of the whole run, told before any table is printed. */
+static int check_open_args(const struct open_args *open)
+{
+	struct bpfvet_open_opts oo = { .sz = sizeof(oo) };
+	char cfg[300];
+
+	return open_args_apply(open, &oo, cfg, sizeof(cfg)) ? -EINVAL : 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	struct verify_args a = { 0 };
@@ -588,6 +598,8 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "bpfvet: --target with several targets: give them in one --target\n");
 		rc = -EINVAL;
 	}
+	if (!rc && a.target_cnt <= 1)
+		rc = check_open_args(&a.open);
 	if (rc) {
 		err = rc > 0 ? 0 : EXIT_USAGE;
 		goto out;
