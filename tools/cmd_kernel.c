@@ -478,7 +478,7 @@ int cmd_kernel(int argc, char **argv)
 	struct kargs a = { 0 };
 	struct rows rows = { 0 };
 	struct bpfvet_kernel *k = NULL;
-	int err = 0, rc, status;
+	int err = 0, obj_err = 0, rc, status;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc) {
@@ -493,11 +493,18 @@ int cmd_kernel(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	err = open_unpriv(&a, &guard);
+	/* An object that cannot be opened (externs for the static linker,
+	 * say) is reported and the next one still runs, as in verify; the
+	 * exit status says 2 in the end. */
 	for (int i = 0; !err && i < a.path_cnt; i++) {
 		rc = run_object(&a, k, a.paths[i], &rows);
-		if (rc)
+		if (rc == -ENOMEM)
 			err = rc;
+		else if (rc && !obj_err)
+			obj_err = rc;
 	}
+	if (!err)
+		err = obj_err;
 	rc = bpfvet_unpriv_bpf__restore(guard);
 	if (rc) {
 		fprintf(stderr, "bpfvet kernel: cannot restore kernel.unprivileged_bpf_disabled=2: "

@@ -20,6 +20,16 @@ if grep -q "junk.o" "$TMP/err"; then pass kernel_junk_file_message; else
 # reads through a scalar is rejected, a program without a type is refused).
 kernel_loads kernel_cli || exit 0
 
+# An object that cannot be opened is reported, and the objects after it
+# still get their rows; the exit status says 2.
+"$BPFVET" kernel --kernel-only -o csv "$TMP/junk.o" "$PROGS/kernel_data.o" >"$TMP/k.csv" 2>"$TMP/err"
+rc=$?
+if [ "$rc" = 2 ] && grep -q "junk.o" "$TMP/err" && grep -q '^kernel_data.o,' "$TMP/k.csv"; then
+	pass kernel_goes_on_after_bad_object
+else
+	fail kernel_goes_on_after_bad_object "exit $rc, rows: $(tail -n +2 "$TMP/k.csv" | head -2)"
+fi
+
 # csv: documented header, one row per program, verdicts and messages.
 "$BPFVET" kernel --kernel-only -o csv "$PROGS/kernel_data.o" "$PROGS/kernel_multi.o" \
 	>"$TMP/k.csv" 2>"$TMP/err"
