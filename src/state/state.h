@@ -22,6 +22,7 @@
 #include "rules/rules.h"
 #include "output/output.h"
 #include "map_fields.h"
+#include "fault.h"
 #include "loader/loader.h"
 #include "domain/domain.h"
 #include "base/uapi.h"
@@ -459,6 +460,7 @@ struct vet_env {
 
 	uint64_t opts_off;	/* BPFVET_NO_* switches */
 	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */
+	enum vet_fault fault;	/* FAULT_NONE but in tests of a checker */
 	struct reach *reach;	/* reach.c, with opts_on only */
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */

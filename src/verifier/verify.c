@@ -416,10 +416,13 @@ int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_
 {
 	struct vet_env *env;
 	char msg[sizeof(((struct vet_log *)0)->last_line)];
+	enum vet_fault fault;
 	uint64_t t0, ns;
 	int err;
 
 	if (!prog || !res || res->sz < offsetof(struct bpfvet_result, error))
+		return -EINVAL;
+	if (fault_by_name(OPTS_GET(opts, fault, NULL), &fault))
 		return -EINVAL;
 	if (prog->problem) {
 		size_t sz = res->sz;
@@ -436,6 +439,7 @@ int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_
 		return -ENOMEM;
 	err = env_init(env, prog, opts);
 	env->trace = trace;
+	env->fault = fault;
 	if (!err)
 		err = check_load_caps(env);
 	t0 = now_ns();
