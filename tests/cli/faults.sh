@@ -3,7 +3,7 @@
 # live 6.18.44 kernel rejected as recorded below (bpfvet kernel
 # build/progs/fault.o), bpfvet without faults rejects alike, and bpfvet
 # with that fault accepts: the fault makes the verifier unsound there.
-# bpfvet selfcheck's tests show the checker catching each one.
+# A checker of the verifier (issue 21: bpfvet selfcheck) must catch each.
 . tests/lib.sh
 need_target faults
 OBJ=$PROGS/fault.o
