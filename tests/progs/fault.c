@@ -3,8 +3,8 @@
  * Each is rejected by the kernel (tests/cli/faults.sh holds its verdict
  * and message as the live 6.18.44 kernel gave them) and by bpfvet, and
  * each is accepted once its fault is injected: the fault makes the
- * verifier unsound on it, and a concrete run of it (bpfvet selfcheck)
- * reaches the access that the verifier wrongly allowed. Assembly, so
+ * verifier unsound on it, and a concrete run of it may reach the access
+ * that the faulty verifier allowed (a random number picks the path). Assembly, so
  * that the paths and prune points do not depend on the compiler. */
 #include "sock_asm.h"
 
