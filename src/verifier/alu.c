@@ -111,7 +111,8 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 		return -EACCES;
 	}
 	if (dst->type != SCALAR_VALUE || !unary_is_tracked(env, insn)) {
-		/* Privileged pointer: the result is just a number. */
+		/* A privileged pointer, or a result the target does not
+		 * compute: just a number. */
 		scratch_reg(env, insn->dst_reg);
 		return check_reg_arg(env, insn->dst_reg, DST_OP);
 	}
