@@ -110,6 +110,10 @@ void scalar_neg(struct bounds *dst, bool alu32);
  * le16/le32 truncate (coerce to size), le64 changes nothing, be and bswap
  * swap the tnum's bytes and rebuild every range from it. */
 void scalar_end(struct bounds *dst, int bits, bool to_be, bool bswap);
+/* Whether that swap leaves every value as it is: le64 only, the model
+ * being little-endian. A register keeps its links to its copies through
+ * such a swap and through no other. */
+bool scalar_end_is_identity(int bits, bool to_be, bool bswap);
 
 /*
  * Branches. `op` is a conditional BPF_OP() jump code (BPF_JEQ ... BPF_JSLE).

@@ -480,3 +480,10 @@ void scalar_end(struct bounds *dst, int bits, bool to_be, bool bswap)
 	bounds_mark_unbounded(dst);
 	bounds_sync(dst);
 }
+
+bool scalar_end_is_identity(int bits, bool to_be, bool bswap)
+{
+	/* le16 and le32 truncate even a value that fits: they are not
+	 * no-ops by the instruction, whatever the register holds. */
+	return !to_be && !bswap && bits == 64;
+}

@@ -79,6 +79,12 @@ enum kver_feature {
 	/* BPF_NEG keeps the bounds of its result (r0 = -r0 of 0 is 0); before,
 	 * an unknown scalar. The records place it after 6.12. */
 	KVER_NEG_TRACKING,
+	/* BPF_END keeps the bounds of its result (le16/le32 truncate, le64
+	 * changes nothing, be and bswap swap the tnum's bytes), and le64 keeps
+	 * the register's id; before, an unknown scalar without id (the 6.12
+	 * record: be16 of a u16 gives scalar()). The records place it after
+	 * 6.12. */
+	KVER_END_TRACKING,
 	/* Pointer trust (helper and ctx typing). */
 	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
 	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).

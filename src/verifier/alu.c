@@ -71,6 +71,28 @@ static int check_unary_reserved(struct vet_env *env, const struct bpfvet_insn *i
 	return 0;
 }
 
+/* Whether the kernel computes the result of NEG or END on a scalar; before
+ * 6.13 it made both an unknown scalar (and dropped the id with it). */
+static bool unary_is_tracked(struct vet_env *env, const struct bpfvet_insn *insn)
+{
+	if (BPF_OP(insn->code) == BPF_NEG)
+		return env_has(env, KVER_NEG_TRACKING);
+	return env_has(env, KVER_END_TRACKING);
+}
+
+/* BPF_END on a scalar. A swap that changes no value (le64) leaves the
+ * register linked to its copies, id and constant offset alike, so that a
+ * branch on either narrows both; every other swap breaks the link. */
+static void swap_scalar(struct reg_state *dst, const struct bpfvet_insn *insn)
+{
+	bool to_be = BPF_SRC(insn->code) == BPF_TO_BE;
+	bool bswap = BPF_CLASS(insn->code) == BPF_ALU64;
+
+	scalar_end(&dst->b, insn->imm, to_be, bswap);
+	if (!scalar_end_is_identity(insn->imm, to_be, bswap))
+		dst->id = 0;
+}
+
 static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 {
 	bool alu64 = BPF_CLASS(insn->code) == BPF_ALU64;
@@ -88,22 +110,21 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 		verbose(env, "R%u pointer arithmetic prohibited\n", insn->dst_reg);
 		return -EACCES;
 	}
-	/* Before 6.13 a negation's result was not tracked. */
-	if (dst->type != SCALAR_VALUE ||
-	    (BPF_OP(insn->code) == BPF_NEG && !env_has(env, KVER_NEG_TRACKING))) {
-		/* Privileged pointer: the result is just a number. */
+	if (dst->type != SCALAR_VALUE || !unary_is_tracked(env, insn)) {
+		/* A privileged pointer, or a result the target does not
+		 * compute: just a number. */
 		scratch_reg(env, insn->dst_reg);
 		return check_reg_arg(env, insn->dst_reg, DST_OP);
 	}
 	err = check_reg_arg(env, insn->dst_reg, DST_OP_NO_MARK);
 	if (err)
 		return err;
-	if (BPF_OP(insn->code) == BPF_NEG)
+	if (BPF_OP(insn->code) == BPF_NEG) {
 		scalar_neg(&dst->b, !alu64);
-	else
-		scalar_end(&dst->b, insn->imm, BPF_SRC(insn->code) == BPF_TO_BE,
-			   alu64);
-	dst->id = 0;
+		dst->id = 0;
+	} else {
+		swap_scalar(dst, insn);
+	}
 	return 0;
 }
 
