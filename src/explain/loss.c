@@ -56,6 +56,12 @@ static const struct reg_state *step_reg(const struct trace_step *s, uint32_t reg
 	return NULL;
 }
 
+/* The 8-byte slot of a stack offset. */
+static int slot_of(int16_t off)
+{
+	return (off - (off < 0 ? 7 : 0)) / 8;
+}
+
 /* The spill a fill at pos read back, or -1. */
 static int64_t find_spill(const struct vet_trace *t, const struct bpfvet_program *prog,
 			  uint32_t pos)
@@ -68,8 +74,7 @@ static int64_t find_spill(const struct vet_trace *t, const struct bpfvet_program
 
 		if ((cls == BPF_STX || cls == BPF_ST) && s->slot_known &&
 		    s->slot_frame == f->slot_frame &&
-		    (s->slot_off - (s->slot_off < 0 ? 7 : 0)) / 8 ==
-		    (f->slot_off - (f->slot_off < 0 ? 7 : 0)) / 8)
+		    slot_of(s->slot_off) == slot_of(f->slot_off))
 			return p;
 	}
 	return -1;
@@ -102,38 +107,124 @@ static unsigned int item_bits(const struct bpfvet_explanation *e,
 	return r && r->type == SCALAR_VALUE ? range_bits(r) : 64;
 }
 
-/* A later step of the slice narrowed the value again: nothing was lost
- * for good at item i. */
+/* A later step of the slice that made a value out of item i's narrowed
+ * it again: nothing was lost for good at item i. Only i's descendants
+ * count: another branch of the slice (the pointer, another index) being
+ * narrow says nothing about this value. */
 static bool recovered(const struct bpfvet_explanation *e, size_t i, unsigned int in_bits)
 {
-	for (size_t j = i + 1; j + 1 < e->slice_cnt; j++)
-		if (item_bits(e, &e->slice[j]) <= in_bits + 3)
-			return true;
-	return false;
+	const struct vet_trace *t = e->trace;
+	uint32_t pos = e->slice[i].path_pos;
+	bool found = false;
+
+	for (size_t j = i + 1; j + 1 < e->slice_cnt && !found; j++) {
+		const struct bpfvet_slice_item *it = &e->slice[j];
+		uint8_t *mark;
+
+		if (it->reg < 0 || it->path_pos <= pos || item_bits(e, it) > in_bits + 3)
+			continue;
+		mark = calloc(it->path_pos + 1, 1);
+		if (!mark)
+			return true;	/* no memory: claim no loss rather than a wrong one */
+		found = explain_chain(t, e->prog, it->path_pos + 1, t->path[it->path_pos].post_frame,
+				      (uint32_t)it->reg, mark) && mark[pos];
+		free(mark);
+	}
+	return found;
+}
+
+/* The value of argument register r at the call at pos: its last write,
+ * unless an earlier call clobbered it since (calls write no R1-R5 steps). */
+static const struct reg_state *arg_state(const struct bpfvet_explanation *e, uint32_t pos,
+					 uint32_t frame, uint32_t r)
+{
+	const struct vet_trace *t = e->trace;
+	uint32_t k;
+	int64_t d = explain_last_def(t, pos, frame, r, &k);
+
+	if (d < 0)
+		return NULL;
+	for (uint32_t p = (uint32_t)d + 1; p < pos; p++) {
+		const struct bpfvet_insn *insn = &e->prog->insns[t->path[p].insn];
+
+		if (BPF_CLASS(insn->code) == BPF_JMP && BPF_OP(insn->code) == BPF_CALL &&
+		    t->path[p].frame == frame)
+			return NULL;
+	}
+	return &t->path[d].regs[k].r;
+}
+
+/* A call between the spill at sp and the fill at pos that was handed a
+ * pointer into the filled slot: a helper that wrote there. */
+static int64_t find_clobbering_call(const struct bpfvet_explanation *e, int64_t sp, uint32_t pos,
+				    uint32_t *argno)
+{
+	const struct vet_trace *t = e->trace;
+	const struct trace_step *f = &t->path[pos];
+
+	for (uint32_t p = pos; p-- > (uint32_t)(sp + 1);) {
+		const struct trace_step *s = &t->path[p];
+		const struct bpfvet_insn *insn = &e->prog->insns[s->insn];
+
+		if (BPF_CLASS(insn->code) != BPF_JMP || BPF_OP(insn->code) != BPF_CALL ||
+		    s->post_frame != s->frame)
+			continue;
+		for (uint32_t r = BPF_REG_1; r <= BPF_REG_5; r++) {
+			const struct reg_state *a = arg_state(e, p, s->frame, r);
+
+			if (a && base_type(a->type) == PTR_TO_STACK && a->frameno == f->slot_frame &&
+			    tnum_is_const(a->b.var_off) &&
+			    slot_of((int16_t)(a->off + (int64_t)a->b.var_off.value)) == slot_of(f->slot_off)) {
+				*argno = r;
+				return p;
+			}
+		}
+	}
+	return -1;
 }
 
 /* A fill wider than what was spilled, or of a value the slot no longer
- * tracks as a register. */
+ * tracks as a register. The loss is where the slot stopped holding the
+ * value: a helper that wrote into it, a store narrower than the fill
+ * (over a spilled value, or of the value itself), else the fill. */
 static bool check_fill(struct bpfvet_explanation *e, size_t i, uint32_t pos, unsigned int out_bits)
 {
 	const struct vet_trace *t = e->trace;
 	const struct bpfvet_insn *ld = &e->prog->insns[t->path[pos].insn];
-	int64_t sp = find_spill(t, e->prog, pos);
+	int64_t sp = find_spill(t, e->prog, pos), call;
 	const struct bpfvet_insn *st;
 	unsigned int in_bits;
+	uint32_t argno = 0;
 
 	if (sp < 0)
 		return false;
 	st = &e->prog->insns[t->path[sp].insn];
 	in_bits = BPF_CLASS(st->code) == BPF_ST ? 0 :
 		  t->path[sp].nregs ? range_bits(&t->path[sp].regs[0].r) : 64;
+	call = find_clobbering_call(e, sp, pos, &argno);
+	if (call >= 0 && (in_bits = range_bits(&t->path[sp].regs[0].r)) + 3 < out_bits &&
+	    out_bits >= 32 && !recovered(e, i, in_bits)) {
+		snprintf(e->loss_reason, sizeof(e->loss_reason),
+			 "insn %u spilled a value it knew (%u bits) to fp%d, then the call at insn %u was given that slot (R%u) and wrote into it: R%u filled at insn %u keeps no bounds",
+			 t->path[sp].insn, in_bits, t->path[pos].slot_off, t->path[call].insn, argno,
+			 ld->dst_reg, t->path[pos].insn);
+		set_loss(e, (uint32_t)call, "spill-fill");
+		return true;
+	}
 	if (out_bits < 32 || out_bits <= in_bits + 3 || recovered(e, i, in_bits))
 		return false;
+	if (size_bytes(st->code) < size_bytes(ld->code)) {
+		snprintf(e->loss_reason, sizeof(e->loss_reason),
+			 "insn %u stored %u bytes at fp%d, where R%u is filled from at insn %u with %u bytes: the slot holds no whole register any more, the fill keeps no bounds",
+			 t->path[sp].insn, size_bytes(st->code), t->path[sp].slot_off, ld->dst_reg,
+			 t->path[pos].insn, size_bytes(ld->code));
+		set_loss(e, (uint32_t)sp, "spill-fill");
+		return true;
+	}
 	snprintf(e->loss_reason, sizeof(e->loss_reason),
-		 "R%u was filled (%u bytes) from fp%d, where insn %u spilled a value it knew (%u bytes%s): the fill keeps no bounds",
+		 "R%u was filled (%u bytes) from fp%d, where insn %u spilled a value it knew (%u bytes): the fill keeps no bounds",
 		 ld->dst_reg, size_bytes(ld->code), t->path[pos].slot_off, t->path[sp].insn,
-		 size_bytes(st->code),
-		 size_bytes(st->code) < size_bytes(ld->code) ? ", narrower than the fill" : "");
+		 size_bytes(st->code));
 	set_loss(e, pos, "spill-fill");
 	return true;
 }
