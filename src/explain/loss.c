@@ -523,11 +523,14 @@ static void find_reread(struct bpfvet_explanation *e)
 		mark = calloc(o, 1);
 		if (!mark)
 			return;
-		for (uint32_t j = o; j-- > 0 && !e->has_loss;) {
+		int jumps = 0;
+
+		for (uint32_t j = o; j-- > 0 && !e->has_loss && jumps < LINK_JUMPS_MAX;) {
 			const struct bpfvet_insn *ji = &e->prog->insns[t->path[j].insn];
 
 			if (!is_cond_jump(ji) || slice_has_pos(e, j))
 				continue;
+			jumps++;
 			if (!reread_of(e, o, j, ji->dst_reg, mark) && BPF_SRC(ji->code) == BPF_X)
 				reread_of(e, o, j, ji->src_reg, mark);
 		}
