@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Where the checked value's knowledge was lost. Two patterns are looked
- * for on the failing path:
- *  - widening: a step of the slice whose inputs were narrow scalars
- *    and whose result is much wider (a 32-bit operation, arithmetic the
- *    domain cannot follow, a fill of a value spilled narrower);
+ * Where the checked value's knowledge was lost. The patterns looked for
+ * on the failing path, in this order:
  *  - a broken link: a conditional jump bounded a register that shares
  *    an ancestor with the checked value, but the check did not reach the
  *    checked value, because a step after the common ancestor made a new
- *    value (new id) of it: the bounds stayed with the copy.
- * A broken link is the better story when both are seen: it says where
- * the program's own check went.
+ *    value (new id) of it: the bounds stayed with the copy. A re-read of
+ *    memory whose earlier read was checked is one too (loads are not
+ *    linked);
+ *  - widening: a step of the slice whose inputs were narrow scalars
+ *    and whose result is much wider (a 32-bit operation, arithmetic the
+ *    domain cannot follow, a fill of a slot a narrow store or a helper
+ *    overwrote);
+ *  - a loop-carried value: a step of the slice repeated round after
+ *    round, growing the value the walk cannot count the rounds of;
+ *  - a join: the value was made unbounded on one arm of a branch whose
+ *    other arm joins the path again before the check.
+ * A broken link is the better story when several are seen: it says
+ * where the program's own check went.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,8 +209,7 @@ static bool check_fill(struct bpfvet_explanation *e, size_t i, uint32_t pos, uns
 	in_bits = BPF_CLASS(st->code) == BPF_ST ? 0 :
 		  t->path[sp].nregs ? range_bits(&t->path[sp].regs[0].r) : 64;
 	call = find_clobbering_call(e, sp, pos, &argno);
-	if (call >= 0 && (in_bits = range_bits(&t->path[sp].regs[0].r)) + 3 < out_bits &&
-	    out_bits >= 32 && !recovered(e, i, in_bits)) {
+	if (call >= 0 && in_bits + 3 < out_bits && out_bits >= 32 && !recovered(e, i, in_bits)) {
 		snprintf(e->loss_reason, sizeof(e->loss_reason),
 			 "insn %u spilled a value it knew (%u bits) to fp%d, then the call at insn %u was given that slot (R%u) and wrote into it: R%u filled at insn %u keeps no bounds",
 			 t->path[sp].insn, in_bits, t->path[pos].slot_off, t->path[call].insn, argno,
@@ -642,7 +648,8 @@ static int64_t arm_of(const struct bpfvet_explanation *e, uint32_t d, uint32_t e
 
 		if (s->frame != t->path[d].frame)
 			break;
-		if (!is_cond_jump(insn) || successors(prog, s->insn, next) != 2)
+		if (!is_cond_jump(insn) || successors(prog, s->insn, next) != 2 ||
+		    next[0] == next[1])
 			continue;
 		jumps++;
 		other = t->path[j + 1].insn == next[0] ? next[1] : next[0];
