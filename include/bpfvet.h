@@ -523,8 +523,9 @@ struct bpfvet_slice_item {
 struct bpfvet_loss {
 	uint32_t insn;
 	uint32_t path_pos;
-	/* "link-broken", "32-bit-op", "spill-fill", "arithmetic", or
-	 * "helper-return" (never bounded rather than lost). */
+	/* "link-broken", "32-bit-op", "spill-fill", "arithmetic",
+	 * "loop-widening", "pruned-join", or "helper-return" (never bounded
+	 * rather than lost). */
 	const char *kind;
 	const char *reason;	/* a sentence */
 };

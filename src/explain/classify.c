@@ -69,6 +69,13 @@ static const char *match(const struct hint_rule *rules, size_t n, const char *te
 	return NULL;
 }
 
+/* Losses that are the program's own: the root is still where the value
+ * stopped being known, not the failing access. */
+static const struct hint_rule bug_loss_rules[] = {
+	{ "loop-widening", "the value grows round after round of a loop whose count the verifier does not know: bound it inside the loop (or mask it) right before its use" },
+	{ "pruned-join", "one arm of a branch leaves the value unbounded and the arms join before its use: bound it on that arm too, or re-check it after the join" },
+};
+
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "invalid write to stack R10 off=-520 size=8": beyond the 512 bytes. */
@@ -135,6 +142,12 @@ void explain_classify(struct bpfvet_explanation *e)
 		e->root_insn = alloc_insn(msg);
 	else if (strstr(msg, "reference leak") && e->trace->held_ref_insn >= 0)
 		e->root_insn = e->trace->held_ref_insn;
+	hint = e->has_loss ? match(bug_loss_rules, N(bug_loss_rules), e->loss.kind, true) : NULL;
+	if (hint) {
+		e->root_insn = e->loss.insn;
+		snprintf(e->hint, sizeof(e->hint), "%s", hint);
+		return;
+	}
 	hint = match(bug_rules, N(bug_rules), msg, false);
 	snprintf(e->hint, sizeof(e->hint), "%s",
 		 hint ? hint : "the check failed as the message says: the path and the slice show the values it saw");

@@ -9,10 +9,10 @@
 # kernel's side recorded in tests/conformance/explain-6.18.tsv.
 . tests/lib.sh
 [ -s "$TARGET_BTF" ] || { fail explain "no build/target-6.18: run make target"; exit 0; }
-for f in null bounds misc compiler limits; do
+for f in null bounds misc compiler limits loss loss2; do
 	[ -s "$PROGS/explain_$f.o" ] || { fail explain "no $PROGS/explain_$f.o: run make progs"; exit 0; }
 done
-OBJS="$PROGS/explain_null.o $PROGS/explain_bounds.o $PROGS/explain_misc.o $PROGS/explain_compiler.o $PROGS/explain_limits.o"
+OBJS="$PROGS/explain_null.o $PROGS/explain_bounds.o $PROGS/explain_misc.o $PROGS/explain_compiler.o $PROGS/explain_limits.o $PROGS/explain_loss.o $PROGS/explain_loss2.o"
 
 # The root lines, and the figure.
 # shellcheck disable=SC2086

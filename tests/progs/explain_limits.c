@@ -81,7 +81,9 @@ int loop_forever(struct __sk_buff *skb)
 	return 0;
 }
 
-/* The verifier cannot count an iterator's rounds: j keeps growing. */
+/* The verifier cannot count an iterator's rounds: j keeps growing at
+ * its update, round after round, until the access inside the loop is
+ * out of range (the program itself stays within 4 rounds). */
 SEC("socket")
 int iter_index(struct __sk_buff *skb)
 {
@@ -93,15 +95,16 @@ int iter_index(struct __sk_buff *skb)
 		return 0;
 	bpf_iter_num_new(&it, 0, 4);
 	while (bpf_iter_num_next(&it)) {
-		sum += v[j]; /* ROOT:iter_index */
-		j++;
+		sum += v[j];
+		j++; /* ROOT:iter_index */
 	}
 	bpf_iter_num_destroy(&it);
 	return sum;
 }
 
-/* j counts the iterator's rounds, which the verifier does not know: it
- * reaches 8, and the access after the loop lacks its check. */
+/* j counts the iterator's rounds, which the verifier does not know: as
+ * it walks them, j grows at its update until it reaches 8, and the
+ * access after the loop (in range for the 3 real rounds) fails. */
 SEC("socket")
 int iter_after_loop(struct __sk_buff *skb)
 {
@@ -110,13 +113,13 @@ int iter_after_loop(struct __sk_buff *skb)
 	__u64 *v;
 
 	bpf_iter_num_new(&it, 0, 3);
-	while (bpf_iter_num_next(&it))
+	while (bpf_iter_num_next(&it)) /* ROOT:iter_after_loop (clang puts j++ here) */
 		j++;
 	bpf_iter_num_destroy(&it);
 	v = bpf_map_lookup_elem(&amap, &k);
 	if (!v)
 		return 0;
-	return v[j]; /* ROOT:iter_after_loop */
+	return v[j];
 }
 
 char LICENSE[] SEC("license") = "GPL";
