@@ -275,7 +275,7 @@ $(B)/scalar-gen: tests/scalar/gen.c $(SCALAR_GEN_SUPPORT) $(wildcard tests/unit/
 # time) into build/interp and replays them through the interpreter's
 # differential test.
 INTERP_FAMILIES := scalar mem branchy
-INTERP_COUNT ?= 400
+INTERP_COUNT ?= 500
 INTERP_RUNS ?= 4
 INTERP_SEED ?= $(shell date +%s)
 INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c
