@@ -682,7 +682,16 @@ static void gen_map_lookup(struct rng *r, struct gen_prog *p)
 		uint8_t sz = sizes[pick(r, 4)];
 		int nb = size_bytes(sz), off = nb * pick(r, VAL_SIZE / nb);
 
-		switch (pick(r, 4)) {
+		switch (pick(r, 5)) {
+		case 4:
+			/* a variable offset; the value keeps 8 bytes */
+			mov_reg(p, 1, any_mreg(r));
+			emit(p, BPF_ALU64 | BPF_AND | BPF_K, 1, 0, 0, VAL_SIZE - 8);
+			emit(p, BPF_ALU64 | BPF_ADD | BPF_X, 0, 1, 0, 0);
+			emit(p, BPF_LDX | BPF_MEM | sizes[pick(r, 4)], 8, 0, 0, 0);
+			fold(r, p, 8);
+			i = n;
+			break;
 		case 0:
 			gen_atomic(r, p, 0, off_dw);
 			/* cmpxchg may have moved the pointer to r1 and
@@ -770,9 +779,54 @@ static void gen_bytes_helper(struct rng *r, struct gen_prog *p)
 	fold(r, p, 0);
 }
 
+/* Accesses at a variable offset bounded by a mask: stack (reads and
+ * writes), packet (after a bounds check on the moved pointer). */
+static void gen_var_access(struct rng *r, struct gen_prog *p)
+{
+	static const int32_t masks[] = { 7, 15, 31, 48, 56 };
+	uint8_t sz = sizes[pick(r, 4)];
+	int32_t mask = masks[pick(r, NELEM(masks))];
+	int j;
+
+	bool stack = !has_direct_pkt(p) || pick(r, 2);
+
+	/* The stack wants aligned accesses, the packet does not. */
+	if (stack) {
+		if (mask + size_bytes(sz) > STK_DATA)
+			sz = BPF_B;
+		mask &= ~(size_bytes(sz) - 1);
+	}
+	mov_reg(p, 1, any_mreg(r));
+	emit(p, BPF_ALU64 | BPF_AND | BPF_K, 1, 0, 0, mask);
+	if (stack) {
+		mov_reg(p, 2, FP);
+		emit(p, BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -STK_DATA);
+		emit(p, BPF_ALU64 | BPF_ADD | BPF_X, 2, 1, 0, 0);
+		if (pick(r, 3) == 0) {
+			emit(p, BPF_STX | BPF_MEM | sz, 2, any_mreg(r), 0, 0);
+			return;
+		}
+		emit(p, BPF_LDX | BPF_MEM | sz, 7, 2, 0, 0);
+		fold(r, p, 7);
+		return;
+	}
+	load_pkt_ptrs(p);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, 2, 1, 0, 0);
+	j = pkt_bounds(p, 0, size_bytes(sz));
+	if (pick(r, 3) == 0)
+		emit(p, BPF_STX | BPF_MEM | sz, 2, any_mreg(r), 0, 0);
+	else
+		emit(p, BPF_LDX | BPF_MEM | sz, 8, 2, 0, 0);
+	land(p, j);
+	fold(r, p, 8);
+}
+
 static void gen_mem_stmt(struct rng *r, struct gen_prog *p)
 {
-	switch (pick(r, 14)) {
+	switch (pick(r, 15)) {
+	case 14:
+		gen_var_access(r, p);
+		break;
 	case 0:
 	case 1:
 		gen_stack_store(r, p);
@@ -931,6 +985,44 @@ static void gen_loop(struct rng *r, struct gen_prog *p, int depth)
 		p->insn[at].off = (int16_t)(top - at - 1);
 }
 
+/* Bounds learnt through a linked register: rB = rA + K is checked, and
+ * rA, which the kernel bounds through the link, becomes a stack offset.
+ * The 32-bit form links the subregisters (wB += K, JMP32). */
+static void gen_linked_guard(struct rng *r, struct gen_prog *p)
+{
+	static const int32_t corner[] = {
+		(int32_t)0x80000000, 0x7fffffff, -1, 0x7fffffc0,
+	};
+	int a = any_vreg(r), b = any_vreg(r), j1, j2;
+	bool w = pick(r, 3) == 0;
+	uint8_t cls = w ? BPF_JMP32 : BPF_JMP;
+	int32_t k = pick(r, 8) ? pick(r, 201) - 100 :
+		corner[pick(r, NELEM(corner))];
+	int32_t hi = (int32_t)((uint32_t)k + 56);
+
+	if (a == b)
+		b = a == 7 ? 8 : 7;
+	if (w)
+		emit(p, BPF_ALU | BPF_MOV | BPF_X, a, a, 0, 0);
+	mov_reg(p, b, a);
+	emit(p, (w ? BPF_ALU : BPF_ALU64) | BPF_ADD | BPF_K, b, 0, 0, k);
+	if (pick(r, 2)) {
+		j1 = jump_fwd(p, cls | BPF_JSGT | BPF_K, b, 0, hi);
+		j2 = jump_fwd(p, cls | BPF_JSLT | BPF_K, b, 0, k);
+	} else {
+		j1 = jump_fwd(p, cls | BPF_JGT | BPF_K, b, 0, hi);
+		j2 = jump_fwd(p, cls | BPF_JLT | BPF_K, b, 0, k);
+	}
+	mov_reg(p, 2, FP);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -STK_DATA);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_X, 2, a, 0, 0);
+	/* Byte loads: the offset is not aligned. */
+	emit(p, BPF_LDX | BPF_MEM | BPF_B, 3, 2, 0, 0);
+	fold(r, p, 3);
+	land(p, j1);
+	land(p, j2);
+}
+
 /* An early return on one path. */
 static void gen_early_exit(struct rng *r, struct gen_prog *p)
 {
@@ -950,7 +1042,7 @@ static void gen_block(struct rng *r, struct gen_prog *p, int depth,
 	int i;
 
 	for (i = 0; i < n; i++) {
-		int k = pick(r, 12);
+		int k = pick(r, 13);
 
 		if (k < 4 || depth >= 3)
 			gen_scalar_stmt(r, p);
@@ -960,6 +1052,8 @@ static void gen_block(struct rng *r, struct gen_prog *p, int depth,
 			gen_loop(r, p, depth);
 		else if (k < 10)
 			gen_early_exit(r, p);
+		else if (k < 11)
+			gen_linked_guard(r, p);
 		else
 			fold(r, p, any_vreg(r));
 	}
