@@ -56,7 +56,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 .PHONY: all deps demo test check examples progs install uninstall clean \
 	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
 	corpus realworld profiles conformance bench fuzz fuzz-build helper-fixtures \
-	scalar-fixtures soundness
+	scalar-fixtures soundness interp-fixtures selfcheck-kernel
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -267,6 +267,41 @@ $(B)/scalar-gen: tests/scalar/gen.c $(SCALAR_GEN_SUPPORT) $(wildcard tests/unit/
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -Itests/unit -O2 -g $(PKG_CFLAGS) $< $(SCALAR_GEN_SUPPORT) \
 		-o $@ $(PKG_LIBS)
+
+# Interpreter differential fixtures (issue 21; docs/interp-fixtures.md):
+# random programs of three families run by the kernel's BPF_PROG_TEST_RUN
+# (root only). interp-fixtures records the checked-in files with fixed
+# seeds; selfcheck-kernel records fresh ones (INTERP_SEED, by default the
+# time) into build/interp and replays them through the interpreter's
+# differential test.
+INTERP_FAMILIES := scalar mem branchy
+INTERP_COUNT ?= 500
+INTERP_RUNS ?= 4
+INTERP_SEED ?= $(shell date +%s)
+INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c
+$(B)/interp-gen: $(INTERP_GEN_SRCS) tests/interp/gen.h
+	mkdir -p $(B)
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(INTERP_GEN_SRCS) -o $@ $(PKG_LIBS)
+interp-fixtures: $(B)/interp-gen
+	mkdir -p tests/fixtures/interp
+	@set -e; n=1; for f in $(INTERP_FAMILIES); do \
+		$(B)/interp-gen -f $$f -s $$n -n $(INTERP_COUNT) -r $(INTERP_RUNS) \
+			-o tests/fixtures/interp/$$f.txt.gz; \
+		n=$$((n + 1)); \
+	done
+# The differential test comes with the interpreter (tests/unit/
+# test_interp_kernel.c); the corpus family is replayed too when recorded.
+INTERP_DIFF := $(if $(wildcard tests/unit/test_interp_kernel.c),$(B)/san/tests/test_interp_kernel)
+selfcheck-kernel: $(B)/interp-gen $(INTERP_DIFF)
+	@test -n "$(INTERP_DIFF)" || { echo "selfcheck-kernel: tests/unit/test_interp_kernel.c" \
+		"(the interpreter's differential test) is not in this tree" >&2; exit 1; }
+	mkdir -p $(B)/interp
+	@set -e; for f in $(INTERP_FAMILIES); do \
+		$(B)/interp-gen -f $$f -s $(INTERP_SEED) -n $(INTERP_COUNT) \
+			-r $(INTERP_RUNS) -o $(B)/interp/$$f.txt.gz; \
+	done
+	$(INTERP_DIFF) $(foreach f,$(INTERP_FAMILIES),$(B)/interp/$(f).txt.gz) \
+		$(wildcard tests/fixtures/interp/corpus.txt.gz)
 
 # Full soundness run of the number domain (over 2*10^9 checks) on an
 # optimized build; `make check` runs a smaller sample of the same tests.
