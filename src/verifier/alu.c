@@ -80,6 +80,16 @@ static bool unary_is_tracked(struct vet_env *env, const struct bpfvet_insn *insn
 	return env_has(env, KVER_END_TRACKING);
 }
 
+/* A result that no longer equals its source's value leaves the source's
+ * links: no id, and no "+const" offset either, which a later link would
+ * add to its bounds (the kernel clears both, and accepts programs that a
+ * stale offset would make bpfvet reject). */
+static void unlink_scalar(struct reg_state *r)
+{
+	r->id = 0;
+	r->off = 0;
+}
+
 /* BPF_END on a scalar. A swap that changes no value (le64) leaves the
  * register linked to its copies, id and constant offset alike, so that a
  * branch on either narrows both; every other swap breaks the link. */
@@ -90,7 +100,7 @@ static void swap_scalar(struct reg_state *dst, const struct bpfvet_insn *insn)
 
 	scalar_end(&dst->b, insn->imm, to_be, bswap);
 	if (!scalar_end_is_identity(insn->imm, to_be, bswap))
-		dst->id = 0;
+		unlink_scalar(dst);
 }
 
 static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
@@ -121,7 +131,7 @@ static int check_unary(struct vet_env *env, const struct bpfvet_insn *insn)
 		return err;
 	if (BPF_OP(insn->code) == BPF_NEG) {
 		scalar_neg(&dst->b, !alu64);
-		dst->id = 0;
+		unlink_scalar(dst);
 	} else {
 		swap_scalar(dst, insn);
 	}
@@ -184,7 +194,7 @@ static int mov64_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 		assign_id_before_mov(env, src);
 	copy_reg(dst, src);
 	if (!no_sext)
-		dst->id = 0;
+		unlink_scalar(dst);
 	bounds_sext(&dst->b, insn->off >> 3);
 	return 0;
 }
@@ -207,7 +217,7 @@ static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 			assign_id_before_mov(env, src);
 		copy_reg(dst, src);
 		if (!fits)
-			dst->id = 0;
+			unlink_scalar(dst);
 	} else {
 		bool no_sext = src->b.umax < (1ull << (insn->off - 1));
 
@@ -215,7 +225,7 @@ static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 			assign_id_before_mov(env, src);
 		copy_reg(dst, src);
 		if (!no_sext)
-			dst->id = 0;
+			unlink_scalar(dst);
 		bounds_sext32(&dst->b, insn->off >> 3);
 	}
 	bounds_zext32(&dst->b);

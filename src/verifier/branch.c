@@ -99,8 +99,9 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 		/* reg = known + (reg's delta - known's delta), keeping its own link */
 		off = reg->off;
 		id = reg->id;
-		bounds_const(&delta, (uint64_t)(int64_t)((int32_t)reg->off -
-							 (int32_t)known->off));
+		/* In 64 bits: 32-bit offsets of 32-bit links differ by more
+		 * than an int32 holds (w7 += INT_MIN). */
+		bounds_const(&delta, (uint64_t)((int64_t)reg->off - (int64_t)known->off));
 		*reg = *known;
 		reg->off = off;
 		reg->id = id;

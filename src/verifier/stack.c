@@ -349,6 +349,10 @@ static int write_var(struct vet_env *env, struct func_state *f, uint32_t ptr_reg
 			continue;
 		}
 		s->spilled_ptr.type = NOT_INIT;
+		/* The spill is gone: its other bytes become plain data too. */
+		if (slot_is_special(s))
+			for (int k = 0; k < BPF_REG_SIZE; k++)
+				scrub_byte(&s->slot_type[k]);
 		kind = STACK_MISC;
 		if (writing_zero && *t == STACK_ZERO) {
 			kind = STACK_ZERO;

@@ -29,63 +29,6 @@ static const char *const default_files[] = {
 	"tests/fixtures/interp/branchy.txt.gz",
 };
 
-/*
- * Programs of the checked-in files that the kernel accepted and bpfvet
- * rejects, each with the bpfvet bug behind it (found by these fixtures;
- * docs/interp-fixtures.md). A listed program that bpfvet accepts fails
- * the case, so that the list shrinks with the fixes.
- */
-enum known_bug {
-	/* branch.c: the delta between two linked registers' offsets is
-	 * computed in 32 bits (the kernel: s64), so 0 - INT32_MIN overflows;
-	 * not verified here, as the sanitizers stop at the overflow. */
-	BUG_LINK_DELTA = 'A',
-	/* alu.c: be/le/bswap/neg, and 32-bit or sign-extending moves of a
-	 * value too wide to link, clear a register's id but keep its off;
-	 * the stale off enters the delta of a later link. */
-	BUG_STALE_OFF = 'B',
-	/* stack.c: a variable-offset write over a spilled register leaves
-	 * the slot's other bytes STACK_SPILL with no register (the kernel
-	 * scrubs them to STACK_MISC), so a later fill is refused. */
-	BUG_VAR_WRITE_SCRUB = 'C',
-};
-
-struct known_disagreement {
-	const char *path;
-	int index;
-	enum known_bug bug;
-};
-
-#define KB "tests/fixtures/interp/branchy.txt.gz"
-#define KM "tests/fixtures/interp/mem.txt.gz"
-static const struct known_disagreement known[] = {
-	{ KB, 30, 'A' }, { KB, 108, 'A' }, { KB, 167, 'A' }, { KB, 192, 'A' },
-	{ KB, 309, 'A' }, { KB, 372, 'A' }, { KB, 497, 'A' },
-	/* also BUG_STALE_OFF; with that fixed alone it agrees, but the
-	 * overflow remains */
-	{ KB, 99, 'A' },
-	/* the overflow, though bpfvet's verdict agrees */
-	{ KB, 315, 'A' }, { KB, 356, 'A' },
-	{ KB, 11, 'B' }, { KB, 19, 'B' }, { KB, 61, 'B' }, { KB, 116, 'B' },
-	{ KB, 140, 'B' }, { KB, 141, 'B' }, { KB, 174, 'B' }, { KB, 258, 'B' },
-	{ KB, 278, 'B' }, { KB, 403, 'B' }, { KB, 410, 'B' }, { KB, 416, 'B' },
-	{ KM, 29, 'C' }, { KM, 61, 'C' }, { KM, 103, 'C' }, { KM, 141, 'C' },
-	{ KM, 143, 'C' }, { KM, 147, 'C' }, { KM, 176, 'C' }, { KM, 182, 'C' },
-	{ KM, 230, 'C' }, { KM, 266, 'C' }, { KM, 359, 'C' }, { KM, 360, 'C' },
-	{ KM, 369, 'C' }, { KM, 375, 'C' }, { KM, 380, 'C' }, { KM, 399, 'C' },
-	{ KM, 433, 'C' }, { KM, 454, 'C' }, { KM, 475, 'C' },
-};
-
-static const struct known_disagreement *known_of(const char *path, int index)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (known[i].index == index && !strcmp(known[i].path, path))
-			return &known[i];
-	return NULL;
-}
-
 struct fixture_prog {
 	int index;
 	uint32_t type;
@@ -102,7 +45,7 @@ struct file_state {
 	int lineno;
 	bool in_prog;
 	struct fixture_prog prog;
-	int progs, runs, accepted, known;
+	int progs, runs, accepted;
 };
 
 static bool is_hex(const char *s, size_t *bytes)
@@ -242,20 +185,12 @@ static int end_prog(struct file_state *st)
 	struct bpfvet_verify_opts vo = { .sz = sizeof(vo) };
 	struct bpfvet_result res = { .sz = sizeof(res) };
 	struct bpfvet_program *prog = NULL;
-	const struct known_disagreement *kd;
 	int err;
 
 	if (!st->in_prog || !p->insns || !p->runs)
 		BAD(st, "program %d ends without code or runs", p->index);
 	st->in_prog = false;
 	st->progs++;
-	kd = known_of(st->path, p->index);
-	if (kd && kd->bug == BUG_LINK_DELTA) {
-		st->known++;
-		free(p->insns);
-		p->insns = NULL;
-		return 0;
-	}
 	err = bpfvet_program__from_insns(&o, &prog);
 	if (!err)
 		err = bpfvet_program__verify(prog, &vo, &res);
@@ -264,13 +199,6 @@ static int end_prog(struct file_state *st)
 	p->insns = NULL;
 	if (err)
 		BAD(st, "program %d: bpfvet could not verify it (%d)", p->index, err);
-	if (kd) {
-		if (res.verdict == BPFVET_ACCEPTED)
-			BAD(st, "program %d: bpfvet now accepts it (bug %c): remove "
-			    "it from known[]", p->index, kd->bug);
-		st->known++;
-		return 0;
-	}
 	if (res.verdict != BPFVET_ACCEPTED) {
 		/* The harness keeps only a case's first failure: list all. */
 		printf("%s: program %d: bpfvet: %s\n", st->path, p->index, res.error);
@@ -328,8 +256,8 @@ static void check_file(struct test_ctx *t, const char *path)
 	free(st.prog.insns);
 	CHECK_MSG(t, !st.in_prog, "%s: the last program is not ended", path);
 	CHECK_MSG(t, st.progs > 0, "%s: no programs", path);
-	printf("%s: %d programs, %d runs, %d accepted by bpfvet, %d in known[]\n",
-	       path, st.progs, st.runs, st.accepted, st.known);
+	printf("%s: %d programs, %d runs, %d accepted by bpfvet\n",
+	       path, st.progs, st.runs, st.accepted);
 out:
 	if (in)
 		gzclose(in);
