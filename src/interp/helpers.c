@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The helpers socket filters, tc and XDP programs call most, with the
+ * kernel's checks and return codes (net/core/filter.c, kernel/bpf/).
+ * What cannot be reproduced is made deterministic from the run's seed:
+ * ktime_get_*_ns (monotonic), get_prandom_u32. probe_read_* copy from a
+ * pointer the interpreter knows and otherwise fail with -EFAULT and a
+ * zeroed buffer, as the kernel does on a bad address. Any other helper
+ * ends the run with "unsupported helper N": never silently.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "interp_int.h"
+#include "base/uapi.h"
+
+#define INT_MAX_ 0x7fffffffull
+#define ETH_HLEN 14
+#define XDP_FRAME_SIZE 40
+#define XDP_HARD_END (4096 - 320)	/* frame_sz - SKB_DATA_ALIGN(shinfo) */
+
+#define F_RECOMPUTE_CSUM (1ull << 0)
+#define F_INVALIDATE_HASH (1ull << 1)
+#define F_HDR_FIELD_MASK 0xfull
+#define F_PSEUDO_HDR (1ull << 4)
+#define F_MARK_MANGLED_0 (1ull << 5)
+#define F_MARK_ENFORCE (1ull << 6)
+#define F_IPV6 (1ull << 7)
+
+static struct interp_reg *R(struct interp *it, int n)
+{
+	return &it->frames[it->depth].regs[n];
+}
+
+static void ret(struct interp *it, uint64_t v)
+{
+	R(it, 0)->val = v;
+	R(it, 0)->tag = interp_scalar_tag();
+}
+
+static bool ret_err(struct interp *it, int err)
+{
+	ret(it, (uint64_t)(int64_t)err);
+	return true;
+}
+
+static bool map_arg(struct interp *it, uint32_t *idx)
+{
+	struct interp_reg *r = R(it, 1);
+
+	if (r->tag.kind != IK_MAP || r->val != interp_base(r->tag))
+		return interp_faultf(it, "R1 is not a map");
+	*idx = r->tag.map;
+	return true;
+}
+
+static bool h_map_lookup(struct interp *it)
+{
+	struct interp_tag t = { IK_MAP_VALUE, 0, 0, 0 };
+	uint32_t idx, elem;
+	uint8_t *key;
+
+	if (!map_arg(it, &idx))
+		return false;
+	if (maps_type(it->maps, idx) == BPF_MAP_TYPE_PROG_ARRAY)
+		return interp_faultf(it, "lookup in a program array");
+	key = mem_span(it, *R(it, 2), maps_key_size(it->maps, idx), false);
+	if (!key)
+		return false;
+	if (maps_lookup(it->maps, idx, key, &elem)) {
+		ret(it, 0);
+		return true;
+	}
+	t.map = (uint16_t)idx;
+	t.elem = elem;
+	*R(it, 0) = interp_ptr(it, t, 0);
+	return true;
+}
+
+static bool h_map_update(struct interp *it)
+{
+	uint32_t idx;
+	uint8_t *key, *val;
+	int err;
+
+	if (!map_arg(it, &idx))
+		return false;
+	key = mem_span(it, *R(it, 2), maps_key_size(it->maps, idx), false);
+	val = key ? mem_span(it, *R(it, 3), maps_value_size(it->maps, idx), false) : NULL;
+	if (!val)
+		return false;
+	err = maps_update(it->maps, idx, key, val, R(it, 4)->val);
+	if (err == -EOPNOTSUPP)
+		return interp_faultf(it, "update of map type %u is not modelled",
+				     maps_type(it->maps, idx));
+	return ret_err(it, err);
+}
+
+static bool h_map_delete(struct interp *it)
+{
+	uint32_t idx;
+	uint8_t *key;
+	int err;
+
+	if (!map_arg(it, &idx))
+		return false;
+	key = mem_span(it, *R(it, 2), maps_key_size(it->maps, idx), false);
+	if (!key)
+		return false;
+	err = maps_delete(it->maps, idx, key);
+	if (err == -EOPNOTSUPP)
+		return interp_faultf(it, "delete in map type %u is not modelled",
+				     maps_type(it->maps, idx));
+	return ret_err(it, err);
+}
+
+static bool h_ktime(struct interp *it)
+{
+	it->ktime += 1000 + interp_rand(it) % 1000;
+	ret(it, it->ktime);
+	return true;
+}
+
+static bool h_trace_printk(struct interp *it)
+{
+	uint64_t n = R(it, 2)->val;
+	uint8_t *fmt = mem_span(it, *R(it, 1), n, false);
+
+	if (!fmt)
+		return false;
+	ret(it, n ? strnlen((const char *)fmt, n) : 0);
+	return true;
+}
+
+static bool skb_only(struct interp *it)
+{
+	if (it->kind == INTERP_XDP || R(it, 1)->tag.kind != IK_CTX)
+		return interp_faultf(it, "R1 is not an skb");
+	return true;
+}
+
+static bool h_skb_load_bytes(struct interp *it)
+{
+	uint64_t off = (uint32_t)R(it, 2)->val, len = (uint32_t)R(it, 4)->val;
+	uint8_t *to;
+
+	if (!skb_only(it))
+		return false;
+	to = mem_span(it, *R(it, 3), len, true);
+	if (!to)
+		return false;
+	mem_clobber(it, *R(it, 3), len);
+	if (off > INT_MAX_ || off + len > ctx_skb_len(it)) {
+		memset(to, 0, len);
+		return ret_err(it, -EFAULT);
+	}
+	memmove(to, it->pkt + it->data + off, len);
+	ret(it, 0);
+	return true;
+}
+
+static bool h_skb_load_bytes_rel(struct interp *it)
+{
+	uint64_t off = (uint32_t)R(it, 2)->val, len = (uint32_t)R(it, 4)->val;
+	uint64_t hdr = R(it, 5)->val, at;
+	uint8_t *to;
+
+	if (!skb_only(it))
+		return false;
+	to = mem_span(it, *R(it, 3), len, true);
+	if (!to)
+		return false;
+	mem_clobber(it, *R(it, 3), len);
+	at = (hdr == 0 ? it->mac : it->net) + off;
+	if (off > 0xffff || hdr > 1 || at + len > it->data_end) {
+		memset(to, 0, len);
+		return ret_err(it, -EFAULT);
+	}
+	memmove(to, it->pkt + at, len);
+	ret(it, 0);
+	return true;
+}
+
+static bool h_skb_store_bytes(struct interp *it)
+{
+	uint64_t off = (uint32_t)R(it, 2)->val, len = (uint32_t)R(it, 4)->val;
+	uint64_t flags = R(it, 5)->val;
+	uint8_t *from;
+
+	if (!skb_only(it))
+		return false;
+	from = mem_span(it, *R(it, 3), len, false);
+	if (!from)
+		return false;
+	if (flags & ~(F_RECOMPUTE_CSUM | F_INVALIDATE_HASH))
+		return ret_err(it, -EINVAL);
+	if (off > INT_MAX_ || off + len > ctx_skb_len(it))
+		return ret_err(it, -EFAULT);
+	memmove(it->pkt + it->data + off, from, len);
+	ret(it, 0);
+	return true;
+}
+
+/* One's-complement arithmetic of the Internet checksum. */
+static uint32_t csum_add(uint32_t a, uint32_t b)
+{
+	uint32_t r = a + b;
+
+	return r + (r < b);
+}
+
+static uint16_t csum_fold(uint32_t s)
+{
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)~s;
+}
+
+static uint16_t csum16_add(uint16_t a, uint16_t b)
+{
+	uint16_t r = (uint16_t)(a + b);
+
+	return (uint16_t)(r + (r < b));
+}
+
+static uint16_t replace4(uint16_t sum, uint32_t from, uint32_t to)
+{
+	return csum_fold(csum_add(csum_add(~(uint32_t)sum, ~from), to));
+}
+
+static uint16_t replace2(uint16_t sum, uint16_t from, uint16_t to)
+{
+	return (uint16_t)~csum16_add(csum16_add((uint16_t)~sum, (uint16_t)~from), to);
+}
+
+static uint16_t replace_diff(uint16_t sum, uint32_t diff)
+{
+	return csum_fold(csum_add(diff, ~(uint32_t)sum));
+}
+
+/* l3 (l4 = false) and l4 checksum replacement; the test skb's checksum is
+ * CHECKSUM_NONE, so only the field in the packet changes. */
+static bool h_csum_replace(struct interp *it, bool l4)
+{
+	uint64_t off = (uint32_t)R(it, 2)->val, from = R(it, 3)->val, to = R(it, 4)->val;
+	uint64_t flags = R(it, 5)->val, allowed = F_HDR_FIELD_MASK;
+	bool mmzero = l4 && (flags & F_MARK_MANGLED_0);
+	uint16_t sum;
+	uint8_t *p;
+
+	if (!skb_only(it))
+		return false;
+	if (l4)
+		allowed |= F_PSEUDO_HDR | F_MARK_MANGLED_0 | F_MARK_ENFORCE | F_IPV6;
+	if (flags & ~allowed)
+		return ret_err(it, -EINVAL);
+	if (off > 0xffff || (off & 1) || off + 2 > ctx_skb_len(it))
+		return ret_err(it, -EFAULT);
+	p = it->pkt + it->data + off;
+	memcpy(&sum, p, 2);
+	if (mmzero && !(flags & F_MARK_ENFORCE) && !sum)
+		return ret_err(it, 0);
+	switch (flags & F_HDR_FIELD_MASK) {
+	case 0:
+		if (from)
+			return ret_err(it, -EINVAL);
+		sum = replace_diff(sum, (uint32_t)to);
+		break;
+	case 2:
+		sum = l4 ? replace4(sum, (uint16_t)from, (uint16_t)to)
+			 : replace2(sum, (uint16_t)from, (uint16_t)to);
+		break;
+	case 4:
+		sum = replace4(sum, (uint32_t)from, (uint32_t)to);
+		break;
+	default:
+		return ret_err(it, -EINVAL);
+	}
+	if (mmzero && !sum)
+		sum = 0xffff;	/* CSUM_MANGLED_0 */
+	memcpy(p, &sum, 2);
+	return ret_err(it, 0);
+}
+
+static bool h_csum_diff(struct interp *it)
+{
+	uint64_t fsz = (uint32_t)R(it, 2)->val, tsz = (uint32_t)R(it, 4)->val;
+	uint32_t seed = (uint32_t)R(it, 5)->val, w;
+	uint64_t sum = seed;
+	uint8_t *from = NULL, *to = NULL;
+
+	if ((fsz | tsz) & 3 || fsz + tsz > 512)	/* words, at most 128 of them */
+		return ret_err(it, -EINVAL);
+	if (fsz && !(from = mem_span(it, *R(it, 1), fsz, false)))
+		return false;
+	if (tsz && !(to = mem_span(it, *R(it, 3), tsz, false)))
+		return false;
+	for (uint64_t i = 0; i < fsz; i += 4) {
+		memcpy(&w, from + i, 4);
+		sum += (uint32_t)~w;
+	}
+	for (uint64_t i = 0; i < tsz; i += 4) {
+		memcpy(&w, to + i, 4);
+		sum += w;
+	}
+	while (sum >> 32)
+		sum = (sum & 0xffffffffull) + (sum >> 32);
+	ret(it, sum);
+	return true;
+}
+
+static bool xdp_only(struct interp *it)
+{
+	if (it->kind != INTERP_XDP || R(it, 1)->tag.kind != IK_CTX)
+		return interp_faultf(it, "R1 is not an xdp_md");
+	return true;
+}
+
+static bool h_xdp_adjust_head(struct interp *it)
+{
+	int64_t delta = (int32_t)R(it, 2)->val;
+	int64_t metalen = it->data - it->meta, data = (int64_t)it->data + delta;
+
+	if (!xdp_only(it))
+		return false;
+	if (data < XDP_FRAME_SIZE + metalen || data > (int64_t)it->data_end - ETH_HLEN)
+		return ret_err(it, -EINVAL);
+	if (metalen)
+		memmove(it->pkt + it->meta + delta, it->pkt + it->meta, (size_t)metalen);
+	it->meta = (uint32_t)((int64_t)it->meta + delta);
+	it->data = (uint32_t)data;
+	return ret_err(it, 0);
+}
+
+static bool h_xdp_adjust_meta(struct interp *it)
+{
+	int64_t delta = (int32_t)R(it, 2)->val;
+	int64_t meta = (int64_t)it->meta + delta, metalen = (int64_t)it->data - meta;
+
+	if (!xdp_only(it))
+		return false;
+	if (meta < XDP_FRAME_SIZE || meta > (int64_t)it->data)
+		return ret_err(it, -EINVAL);
+	if ((metalen & 3) || metalen > 32)
+		return ret_err(it, -EACCES);
+	it->meta = (uint32_t)meta;
+	return ret_err(it, 0);
+}
+
+static bool h_xdp_adjust_tail(struct interp *it)
+{
+	int64_t delta = (int32_t)R(it, 2)->val;
+	int64_t end = (int64_t)it->data_end + delta;
+
+	if (!xdp_only(it))
+		return false;
+	if (end > XDP_HARD_END || end < (int64_t)it->data + ETH_HLEN)
+		return ret_err(it, -EINVAL);
+	if (delta > 0)
+		memset(it->pkt + it->data_end, 0, (size_t)delta);
+	it->data_end = (uint32_t)end;
+	return ret_err(it, 0);
+}
+
+/* probe_read_{kernel,user}[_str]: a pointer the interpreter knows is
+ * read; anything else is a bad address. */
+static bool h_probe_read(struct interp *it, bool str)
+{
+	uint64_t n = (uint32_t)R(it, 2)->val;
+	uint8_t *dst = mem_span(it, *R(it, 1), n, true), *src;
+	struct interp_reg s = *R(it, 3);
+
+	if (!dst)
+		return false;
+	mem_clobber(it, *R(it, 1), n);
+	src = s.tag.kind != IK_SCALAR && s.tag.kind != IK_CTX ? mem_span(it, s, n, false) : NULL;
+	if (it->status == INTERP_FAULT)
+		return false;
+	if (!src || !n) {
+		memset(dst, 0, n);
+		return ret_err(it, n ? -EFAULT : 0);
+	}
+	memmove(dst, src, n);
+	if (str) {
+		size_t len = strnlen((const char *)dst, n);
+
+		if (len == n)
+			dst[n - 1] = 0;
+		ret(it, len == n ? n : len + 1);
+		return true;
+	}
+	return ret_err(it, 0);
+}
+
+bool helper_call(struct interp *it, int32_t id)
+{
+	switch (id) {
+	case 1: return h_map_lookup(it);
+	case 2: return h_map_update(it);
+	case 3: return h_map_delete(it);
+	case 4: case 112: case 113: return h_probe_read(it, false);
+	case 45: case 114: case 115: return h_probe_read(it, true);
+	case 5: case 125: case 160: return h_ktime(it);
+	case 6: return h_trace_printk(it);
+	case 7:
+		ret(it, (uint32_t)interp_rand(it));
+		return true;
+	case 8: ret(it, 0); return true;		/* get_smp_processor_id */
+	case 9: return h_skb_store_bytes(it);
+	case 10: return h_csum_replace(it, false);
+	case 11: return h_csum_replace(it, true);
+	case 12: return true;	/* tail_call: a single program's slots are empty */
+	case 26: return h_skb_load_bytes(it);
+	case 28: return h_csum_diff(it);
+	case 44: return h_xdp_adjust_head(it);
+	case 54: return h_xdp_adjust_meta(it);
+	case 65: return h_xdp_adjust_tail(it);
+	case 68: return h_skb_load_bytes_rel(it);
+	default:
+		return interp_faultf(it, "unsupported helper %d", id);
+	}
+}
