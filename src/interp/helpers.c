@@ -392,6 +392,115 @@ static bool h_probe_read(struct interp *it, bool str)
 	return ret_err(it, 0);
 }
 
+static bool h_skb_pull_data(struct interp *it)
+{
+	uint64_t len = (uint32_t)R(it, 2)->val;
+
+	if (!skb_only(it))
+		return false;
+	/* The test skb is linear and not cloned: pulling up to its length
+	 * succeeds, beyond it pskb_may_pull fails. */
+	return ret_err(it, len > ctx_skb_len(it) ? -ENOMEM : 0);
+}
+
+/* No test skb has a security path: the buffer is cleared. */
+static bool h_skb_get_xfrm_state(struct interp *it)
+{
+	uint64_t size = (uint32_t)R(it, 4)->val;
+	uint8_t *to;
+
+	if (!skb_only(it))
+		return false;
+	to = mem_span(it, *R(it, 3), size, true);
+	if (!to)
+		return false;
+	mem_clobber(it, *R(it, 3), size);
+	memset(to, 0, size);
+	return ret_err(it, -EINVAL);
+}
+
+/* check_mtu against the loopback device (ifindex 0: the skb's, or 1):
+ * MTU 65536 and a 14-byte link header. Other devices are the host's. */
+static bool h_check_mtu(struct interp *it)
+{
+	uint64_t ifindex = (uint32_t)R(it, 2)->val, flags = R(it, 5)->val;
+	int64_t diff = (int32_t)R(it, 4)->val, len;
+	const int64_t mtu = 65536, hlen = ETH_HLEN;
+	bool xdp = it->kind == INTERP_XDP, gso;
+	uint32_t in;
+	uint8_t *p;
+
+	if (R(it, 1)->tag.kind != IK_CTX)
+		return interp_faultf(it, "R1 is not the context");
+	p = mem_span(it, *R(it, 3), 4, true);
+	if (!p)
+		return false;
+	memcpy(&in, p, 4);
+	if (flags & ~(uint64_t)(xdp ? 0 : 1))
+		return ret_err(it, -EINVAL);
+	if ((flags & 1) && (diff || in))
+		return ret_err(it, -EINVAL);
+	if (ifindex > 1)
+		return interp_faultf(it, "check_mtu of ifindex %llu is not modelled",
+				     (unsigned long long)ifindex);
+	len = in ? in + hlen : (int64_t)(it->data_end - it->data);
+	len += diff;
+	memcpy(&in, it->ctx + 176, 4);	/* __sk_buff gso_size */
+	gso = !xdp && in;
+	in = (uint32_t)mtu;
+	memcpy(p, &in, 4);
+	mem_clobber(it, *R(it, 3), 4);
+	return ret_err(it, len <= mtu + hlen || gso ? 0 : 1);	/* BPF_MTU_CHK_RET_* */
+}
+
+/* VLAN tags kept out of the packet (hardware-accelerated), as a first
+ * push makes them; a second push or a pop of an in-packet tag moves
+ * bytes and is not modelled. */
+static bool h_skb_vlan_push(struct interp *it)
+{
+	uint16_t proto = (uint16_t)R(it, 2)->val, tci = (uint16_t)R(it, 3)->val;
+	uint32_t present;
+
+	if (!skb_only(it))
+		return false;
+	memcpy(&present, it->ctx + 20, 4);
+	if (present)
+		return interp_faultf(it, "a second vlan push is not modelled");
+	if (proto != __builtin_bswap16(0x8100) && proto != __builtin_bswap16(0x88a8))
+		proto = __builtin_bswap16(0x8100);
+	present = 1;
+	memcpy(it->ctx + 20, &present, 4);
+	present = tci;
+	memcpy(it->ctx + 24, &present, 4);
+	present = proto;
+	memcpy(it->ctx + 28, &present, 4);
+	return ret_err(it, 0);
+}
+
+static bool h_skb_vlan_pop(struct interp *it)
+{
+	uint32_t present, proto;
+
+	if (!skb_only(it))
+		return false;
+	memcpy(&present, it->ctx + 20, 4);
+	memcpy(&proto, it->ctx + 16, 4);
+	if (present) {
+		memset(it->ctx + 20, 0, 12);
+		return ret_err(it, 0);
+	}
+	if (proto == __builtin_bswap16(0x8100) || proto == __builtin_bswap16(0x88a8))
+		return interp_faultf(it, "popping a vlan tag from the packet is not modelled");
+	return ret_err(it, 0);
+}
+
+/* Socket lookups: the interpreter knows no sockets, so none is found. */
+static bool h_sk_lookup(struct interp *it)
+{
+	ret(it, 0);
+	return true;
+}
+
 bool helper_call(struct interp *it, int32_t id)
 {
 	switch (id) {
@@ -400,7 +509,7 @@ bool helper_call(struct interp *it, int32_t id)
 	case 3: return h_map_delete(it);
 	case 4: case 112: case 113: return h_probe_read(it, false);
 	case 45: case 114: case 115: return h_probe_read(it, true);
-	case 5: case 125: case 160: return h_ktime(it);
+	case 5: case 125: case 160: case 208: return h_ktime(it);
 	case 6: return h_trace_printk(it);
 	case 7:
 		ret(it, (uint32_t)interp_rand(it));
@@ -416,6 +525,12 @@ bool helper_call(struct interp *it, int32_t id)
 	case 54: return h_xdp_adjust_meta(it);
 	case 65: return h_xdp_adjust_tail(it);
 	case 68: return h_skb_load_bytes_rel(it);
+	case 18: return h_skb_vlan_push(it);
+	case 19: return h_skb_vlan_pop(it);
+	case 39: return h_skb_pull_data(it);
+	case 66: return h_skb_get_xfrm_state(it);
+	case 84: case 85: case 99: return h_sk_lookup(it);
+	case 163: return h_check_mtu(it);
 	default:
 		return interp_faultf(it, "unsupported helper %d", id);
 	}

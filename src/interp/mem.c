@@ -112,10 +112,10 @@ bool mem_load(struct interp *it, struct interp_reg addr, int16_t off, int size, 
 	uint8_t *p;
 
 	if (addr.tag.kind == IK_CTX) {
-		if (sx)
-			return interp_faultf(it, "sign-extending context load");
 		if (!ctx_load(it, reg_off(addr) + off, size, &v))
 			return false;
+		if (sx && v.tag.kind == IK_SCALAR)
+			v.val = sext(v.val, size);
 		*dst = v;
 		return true;
 	}
