@@ -254,8 +254,28 @@ static bool pkt_ptr(struct interp *it, enum interp_kind kind, uint32_t at, int s
 	return true;
 }
 
+/* The size of the skb field behind a u32 __sk_buff field: the kernel's
+ * conversion loads that much. A read at least that wide gets the whole
+ * field whatever its offset inside the u32 (no shift, no mask: the
+ * verifier narrows only reads smaller than the field behind). */
+static int skb_target_size(int field)
+{
+	switch (field) {
+	case SKB_PKT_TYPE:
+		return 1;
+	case SKB_QUEUE_MAPPING: case SKB_PROTOCOL: case 24 /* vlan_tci */:
+	case 28 /* vlan_proto */: case SKB_TC_INDEX: case SKB_TC_CLASSID:
+	case SKB_GSO_SEGS: case SKB_GSO_SIZE:
+		return 2;
+	default:
+		return 4;
+	}
+}
+
 static bool skb_load(struct interp *it, int off, int size, struct interp_reg *dst)
 {
+	int field = off & ~3;
+
 	if (off == SKB_DATA)
 		return pkt_ptr(it, IK_PKT, it->data, size, dst);
 	if (off == SKB_DATA_END)
@@ -266,6 +286,12 @@ static bool skb_load(struct interp *it, int off, int size, struct interp_reg *ds
 		return interp_faultf(it, "__sk_buff->sk is not modelled");
 	put32(it->ctx, SKB_LEN, ctx_skb_len(it));
 	dst->val = 0;
+	if (size < 4 && (off < SKB_CB || off >= SKB_CB_END) && field != SKB_TSTAMP &&
+	    field != SKB_TSTAMP + 4 && field < SKB_HWTSTAMP &&
+	    size >= skb_target_size(field)) {
+		dst->val = get32(it->ctx, field);
+		return true;
+	}
 	memcpy(&dst->val, it->ctx + off, (size_t)size);
 	return true;
 }

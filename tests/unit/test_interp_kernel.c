@@ -290,7 +290,7 @@ static int read_family(const char *path, struct tally *tl)
 		case 'p':
 			prog_reset(&p);
 			sscanf(line, "p %*d %31s", p.type);
-			snprintf(p.name, sizeof(p.name), "%s", comment);
+			snprintf(p.name, sizeof(p.name), "%s #%s", comment, line + 2);
 			break;
 		case 'm':
 			if (p.map_cnt == MAX_MAPS)
