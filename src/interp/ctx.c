@@ -168,7 +168,9 @@ static int build_skb(struct interp *it, const struct interp_input *in, char *eb,
 	put32(c, SKB_PKT_TYPE, pkt_type);
 	put32(c, SKB_PROTOCOL, proto);
 	put32(c, SKB_IFINDEX, ifindex > 1 ? ifindex : 1);	/* lo */
-	put32(c, SKB_WIRE_LEN, wire ? wire : skb_len);
+	/* convert___skb_to_skb sets the qdisc cb's pkt_len only when a
+	 * ctx_in is given: without one, wire_len reads 0. */
+	put32(c, SKB_WIRE_LEN, !it->ctx_given ? 0 : wire ? wire : skb_len);
 	return 0;
 }
 
