@@ -501,6 +501,31 @@ static bool h_sk_lookup(struct interp *it)
 	return true;
 }
 
+/* xdp_load_bytes / xdp_store_bytes on a linear frame: offsets from
+ * data; on an error the buffer is left as it was. */
+static bool h_xdp_bytes(struct interp *it, bool store)
+{
+	uint64_t off = (uint32_t)R(it, 2)->val, len = (uint32_t)R(it, 4)->val;
+	uint8_t *buf;
+
+	if (!xdp_only(it))
+		return false;
+	buf = mem_span(it, *R(it, 3), len, !store);
+	if (!buf)
+		return false;
+	if (off > 0xffff || len > 0xffff)
+		return ret_err(it, -EFAULT);
+	if (off + len > it->data_end - it->data)
+		return ret_err(it, -EINVAL);
+	if (store) {
+		memmove(it->pkt + it->data + off, buf, len);
+	} else {
+		mem_clobber(it, *R(it, 3), len);
+		memmove(buf, it->pkt + it->data + off, len);
+	}
+	return ret_err(it, 0);
+}
+
 bool helper_call(struct interp *it, int32_t id)
 {
 	switch (id) {
@@ -531,6 +556,13 @@ bool helper_call(struct interp *it, int32_t id)
 	case 66: return h_skb_get_xfrm_state(it);
 	case 84: case 85: case 99: return h_sk_lookup(it);
 	case 163: return h_check_mtu(it);
+	case 188:
+		if (!xdp_only(it))
+			return false;
+		ret(it, it->data_end - it->data);	/* no fragments */
+		return true;
+	case 189: return h_xdp_bytes(it, false);
+	case 190: return h_xdp_bytes(it, true);
 	default:
 		return interp_faultf(it, "unsupported helper %d", id);
 	}
