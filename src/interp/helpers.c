@@ -526,6 +526,45 @@ static bool h_xdp_bytes(struct interp *it, bool store)
 	return ret_err(it, 0);
 }
 
+/* clone_redirect: the checks before a device is used. No device has
+ * ifindex 0; a real one would take a clone of the packet out of this
+ * run, which is not modelled. */
+static bool h_clone_redirect(struct interp *it)
+{
+	uint64_t ifindex = (uint32_t)R(it, 2)->val, flags = R(it, 3)->val;
+	uint32_t gso_size;
+
+	if (!skb_only(it))
+		return false;
+	if (flags & ~1ull)		/* BPF_F_INGRESS only */
+		return ret_err(it, -EINVAL);
+	memcpy(&gso_size, it->ctx + 176, 4);
+	if (gso_size)			/* type-less GSO from ctx_in */
+		return ret_err(it, -EBADMSG);
+	if (ifindex == 0)
+		return ret_err(it, -EINVAL);
+	return interp_faultf(it, "clone_redirect to ifindex %llu is not modelled",
+			     (unsigned long long)ifindex);
+}
+
+/* skb_change_proto: only IPv4 <-> IPv6 translates (not modelled);
+ * anything else is -ENOTSUPP (524). */
+static bool h_skb_change_proto(struct interp *it)
+{
+	uint16_t to = (uint16_t)R(it, 2)->val;
+	uint32_t from;
+
+	if (!skb_only(it))
+		return false;
+	if (R(it, 3)->val)
+		return ret_err(it, -EINVAL);
+	memcpy(&from, it->ctx + 16, 4);
+	if ((from == __builtin_bswap16(0x0800) && to == __builtin_bswap16(0x86dd)) ||
+	    (from == __builtin_bswap16(0x86dd) && to == __builtin_bswap16(0x0800)))
+		return interp_faultf(it, "skb_change_proto between IPv4 and IPv6 is not modelled");
+	return ret_err(it, -524);
+}
+
 bool helper_call(struct interp *it, int32_t id)
 {
 	switch (id) {
@@ -550,7 +589,9 @@ bool helper_call(struct interp *it, int32_t id)
 	case 54: return h_xdp_adjust_meta(it);
 	case 65: return h_xdp_adjust_tail(it);
 	case 68: return h_skb_load_bytes_rel(it);
+	case 13: return h_clone_redirect(it);
 	case 18: return h_skb_vlan_push(it);
+	case 31: return h_skb_change_proto(it);
 	case 19: return h_skb_vlan_pop(it);
 	case 39: return h_skb_pull_data(it);
 	case 66: return h_skb_get_xfrm_state(it);

@@ -10,7 +10,8 @@
  * A program is recorded when the raw format can say all it needs: its
  * maps are arrays, hashes (per-CPU, LRU) or program arrays without
  * initial contents (global data that is all zero counts), it has no
- * externs, kfuncs or BTF-typed loads, and the kernel loads its relocated
+ * externs, kfuncs or BTF-typed loads, is no XDP program for a devmap or
+ * cpumap entry (TEST_RUN refuses those), and the kernel loads its relocated
  * instructions with created maps, without BTF (so no global functions),
  * as a privileged user. Each gets RUNS packets: random bytes, IPv4 and
  * IPv6 with TCP, UDP or ICMP headers; half of the runs also pass a
@@ -257,8 +258,12 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 	if (p->type != BPF_PROG_TYPE_SOCKET_FILTER && p->type != BPF_PROG_TYPE_SCHED_CLS &&
 	    p->type != BPF_PROG_TYPE_XDP)
 		return;
+	/* TEST_RUN refuses XDP programs for devmap and cpumap entries. */
 	if (p->problem || p->extern_cnt || p->ksym_ref_cnt || p->core_pending ||
-	    p->expected_attach_type || !p->insn_cnt) {
+	    p->expected_attach_type == BPF_XDP_DEVMAP ||
+	    p->expected_attach_type == BPF_XDP_CPUMAP || !p->insn_cnt) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: needs the loader\n", obj->name, p->name);
 		rc->skipped++;
 		return;
 	}
@@ -269,6 +274,8 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 	memcpy(insns, p->insns, p->insn_cnt * sizeof(*insns));
 	cnt = collect_maps(p, obj, used, insns);
 	if (cnt < 0 || create_maps(obj, used, cnt, fds)) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: maps\n", obj->name, p->name);
 		rc->skipped++;
 		goto out;
 	}
@@ -279,9 +286,12 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 		     loaded[i].src_reg == BPF_PSEUDO_MAP_VALUE))
 			loaded[i].imm = fds[loaded[i].imm];
 	lo.prog_flags = p->prog_flags & BPF_F_XDP_HAS_FRAGS;
+	lo.expected_attach_type = p->expected_attach_type;
 	fd = bpf_prog_load(p->type, NULL, "GPL", (const struct bpf_insn *)loaded,
 			   p->insn_cnt, &lo);
 	if (fd < 0) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: load %d\n", obj->name, p->name, fd);
 		rc->skipped++;
 	} else {
 		gzprintf(rc->out, "# %s %s\np %d %s\n", obj->name, p->name, rc->index++,
