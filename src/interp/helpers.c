@@ -565,6 +565,52 @@ static bool h_skb_change_proto(struct interp *it)
 	return ret_err(it, -524);
 }
 
+/* The program in slot `idx` of program array `map`: only an object's
+ * initial slots (`.values = { ... }`) can fill one, naming programs of
+ * the same object. NULL: an empty slot. */
+static const struct bpfvet_program *prog_slot(const struct interp *it, uint32_t map,
+					      uint64_t idx)
+{
+	const struct bpfvet_object *obj = it->prog->obj;
+	const struct bpfvet_map *m;
+
+	if (!obj || map >= obj->map_cnt)
+		return NULL;
+	m = &obj->maps[map];
+	if (idx >= m->max_entries || idx >= m->init_cnt || !m->init_slots[idx])
+		return NULL;
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (!strcmp(obj->progs[i].name, m->init_slots[idx]))
+			return &obj->progs[i];
+	return NULL;
+}
+
+/* tail_call(ctx, prog_array, index): into the slot's program, with the
+ * same context and frame, at most 33 times (MAX_TAIL_CALL_CNT); an empty
+ * slot or the limit makes the call fail and the program go on. */
+static bool h_tail_call(struct interp *it)
+{
+	struct interp_reg *m = R(it, 2);
+	const struct bpfvet_program *target;
+
+	if (m->tag.kind != IK_MAP || maps_type(it->maps, m->tag.map) != BPF_MAP_TYPE_PROG_ARRAY)
+		return interp_faultf(it, "R2 is not a program array");
+	target = prog_slot(it, m->tag.map, (uint32_t)R(it, 3)->val);
+	if (!target || it->tail_calls >= 33)
+		return true;
+	if (it->depth)
+		return interp_faultf(it, "a tail call from a subprogram is not supported");
+	if (target->type != it->prog->type)
+		return interp_faultf(it, "a tail call into another program type");
+	it->tail_calls++;
+	it->prog = target;
+	it->insns = target->insns;
+	it->insn_cnt = target->insn_cnt;
+	it->pc = 0;
+	it->jumped = true;
+	return true;
+}
+
 bool helper_call(struct interp *it, int32_t id)
 {
 	switch (id) {
@@ -582,7 +628,7 @@ bool helper_call(struct interp *it, int32_t id)
 	case 9: return h_skb_store_bytes(it);
 	case 10: return h_csum_replace(it, false);
 	case 11: return h_csum_replace(it, true);
-	case 12: return true;	/* tail_call: a single program's slots are empty */
+	case 12: return h_tail_call(it);
 	case 26: return h_skb_load_bytes(it);
 	case 28: return h_csum_diff(it);
 	case 44: return h_xdp_adjust_head(it);

@@ -324,8 +324,9 @@ static bool do_jmp(struct interp *it, const struct bpfvet_insn *insn)
 			return interp_faultf(it, "kfunc calls are not supported");
 		if (!helper_call(it, insn->imm))
 			return false;
-		if (it->status == INTERP_RUNNING)
+		if (it->status == INTERP_RUNNING && !it->jumped)
 			it->pc++;
+		it->jumped = false;
 		return true;
 	case BPF_JCOND:
 		if (insn->src_reg != BPF_MAY_GOTO)

@@ -43,6 +43,7 @@ struct interp {
 	uint64_t steps, max_steps;
 	uint64_t may_goto_left;
 	int tail_calls;
+	bool jumped;		/* a helper moved pc (a tail call) */
 
 	/* The packet buffer: headroom, then the data, then tailroom. Offsets
 	 * into pkt; meta <= data <= data_end <= pkt_cap. */

@@ -420,6 +420,37 @@ static void test_xdp_context(struct test_ctx *t)
 	bpfvet_program__free(p);
 }
 
+static void test_tail_call(struct test_ctx *t)
+{
+	/* tests/progs/kernel_maps.c: tail_caller jumps through slot 0 of
+	 * its program array, which names tail_target (skb->len > 100). */
+	static uint8_t big[200];
+	char path[512], eb[256] = "";
+	struct bpfvet_open_opts oo = { .sz = sizeof(oo), .errbuf = eb, .errbuf_sz = sizeof(eb) };
+	struct bpfvet_object *obj = NULL;
+	struct bpfvet_program *caller = NULL;
+	struct bpfvet_test_run_opts o = { .sz = sizeof(o), .data_in = big,
+					  .data_size_in = sizeof(big) };
+
+	if (bpfvet_object__open(test_prog_path(path, sizeof(path), "kernel_maps"), &oo, &obj)) {
+		test_skip(t, "%s: %s", path, eb);
+		return;
+	}
+	for (size_t i = 0; i < bpfvet_object__prog_cnt(obj); i++)
+		if (!strcmp(bpfvet_program__name(bpfvet_object__prog(obj, i)), "tail_caller"))
+			caller = bpfvet_object__prog(obj, i);
+	CHECK(t, caller != NULL);
+	if (caller) {
+		CHECK_INT(t, bpfvet_program__test_run(caller, &o), 0);
+		CHECK_INT(t, o.retval, 1);
+		o.data_in = ipv4_frame;
+		o.data_size_in = sizeof(ipv4_frame);
+		CHECK_INT(t, bpfvet_program__test_run(caller, &o), 0);
+		CHECK_INT(t, o.retval, 0);
+	}
+	bpfvet_object__close(obj);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -435,5 +466,6 @@ int main(void)
 	RUN(&t, test_faults);
 	RUN(&t, test_skb_contexts);
 	RUN(&t, test_xdp_context);
+	RUN(&t, test_tail_call);
 	return test_finish(&t);
 }
