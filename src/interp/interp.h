@@ -84,6 +84,8 @@ enum interp_status {
 /* maps.c: map contents, which outlive one run (a runner holds them). */
 struct interp_maps;
 int interp_maps_new(const struct bpfvet_map *maps, size_t cnt, struct interp_maps **out);
+/* The maps a program uses (its object's, or a raw program's own), fresh. */
+int interp_maps_for_program(const struct bpfvet_program *prog, struct interp_maps **out);
 void interp_maps_free(struct interp_maps *m);
 
 /* interp.c: one run of a program. */

@@ -91,6 +91,13 @@ int interp_maps_new(const struct bpfvet_map *maps, size_t cnt, struct interp_map
 	return 0;
 }
 
+int interp_maps_for_program(const struct bpfvet_program *prog, struct interp_maps **out)
+{
+	if (prog->obj)
+		return interp_maps_new(prog->obj->maps, prog->obj->map_cnt, out);
+	return interp_maps_new(prog->raw_maps, prog->raw_map_cnt, out);
+}
+
 void interp_maps_free(struct interp_maps *ms)
 {
 	if (!ms)

@@ -25,8 +25,6 @@ static void set_err(char *eb, size_t eb_sz, const char *msg)
 int bpfvet_runner__new(const struct bpfvet_program *prog, struct bpfvet_runner **out)
 {
 	struct bpfvet_runner *r;
-	const struct bpfvet_map *maps;
-	size_t cnt;
 	int err;
 
 	if (!out)
@@ -37,9 +35,7 @@ int bpfvet_runner__new(const struct bpfvet_program *prog, struct bpfvet_runner *
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	maps = prog->obj ? prog->obj->maps : prog->raw_maps;
-	cnt = prog->obj ? prog->obj->map_cnt : prog->raw_map_cnt;
-	err = interp_maps_new(maps, cnt, &r->maps);
+	err = interp_maps_for_program(prog, &r->maps);
 	if (err) {
 		free(r);
 		return err;
