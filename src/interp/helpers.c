@@ -59,6 +59,7 @@ static bool h_map_lookup(struct interp *it)
 	struct interp_tag t = { IK_MAP_VALUE, 0, 0, 0 };
 	uint32_t idx, elem;
 	uint8_t *key;
+	int err;
 
 	if (!map_arg(it, &idx))
 		return false;
@@ -67,7 +68,11 @@ static bool h_map_lookup(struct interp *it)
 	key = mem_span(it, *R(it, 2), maps_key_size(it->maps, idx), false);
 	if (!key)
 		return false;
-	if (maps_lookup(it->maps, idx, key, &elem)) {
+	err = maps_lookup(it->maps, idx, key, &elem);
+	if (err == -EOPNOTSUPP)
+		return interp_faultf(it, "lookup in map type %u is not modelled",
+				     maps_type(it->maps, idx));
+	if (err) {
 		ret(it, 0);
 		return true;
 	}
