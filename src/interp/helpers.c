@@ -616,6 +616,39 @@ static bool h_tail_call(struct interp *it)
 	return true;
 }
 
+/* bpf_loop(nr, callback, ctx, flags): callback(i, ctx) for i = 0, 1, ...
+ * until it returns non-zero or nr calls were made; R0 is the number of
+ * calls. The callback runs in frames of its own (interp.c: loop_next). */
+static bool h_loop(struct interp *it)
+{
+	uint64_t nr = (uint32_t)R(it, 1)->val;
+	struct interp_reg fn = *R(it, 2), ctx = *R(it, 3);
+	struct interp_frame *f;
+	size_t back = it->pc + 1;
+
+	if (fn.tag.kind != IK_FUNC)
+		return interp_faultf(it, "R2 is not a function");
+	if (R(it, 4)->val)
+		return ret_err(it, -EINVAL);
+	if (nr > (1u << 23))			/* BPF_MAX_LOOPS */
+		return ret_err(it, -E2BIG);
+	if (!nr)
+		return ret_err(it, 0);
+	R(it, 1)->val = 0;
+	R(it, 1)->tag = interp_scalar_tag();
+	*R(it, 2) = ctx;
+	if (!interp_push_frame(it, (size_t)(fn.val - interp_base(fn.tag)), back))
+		return false;
+	f = &it->frames[it->depth];
+	f->loop_cb = true;
+	f->loop_nr = nr;
+	f->loop_i = 0;
+	f->loop_fn = (size_t)(fn.val - interp_base(fn.tag));
+	f->loop_ctx = ctx;
+	it->jumped = true;
+	return true;
+}
+
 bool helper_call(struct interp *it, int32_t id)
 {
 	switch (id) {
@@ -648,6 +681,7 @@ bool helper_call(struct interp *it, int32_t id)
 	case 66: return h_skb_get_xfrm_state(it);
 	case 84: case 85: case 99: return h_sk_lookup(it);
 	case 163: return h_check_mtu(it);
+	case 181: return h_loop(it);
 	case 188:
 		if (!xdp_only(it))
 			return false;

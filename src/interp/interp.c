@@ -271,37 +271,81 @@ static bool jump_to(struct interp *it, int64_t delta)
 	return true;
 }
 
-static bool do_call_func(struct interp *it, const struct bpfvet_insn *insn)
+bool interp_push_frame(struct interp *it, size_t target, size_t ret_pc)
 {
 	struct interp_frame *caller = &it->frames[it->depth], *f;
 	struct interp_tag fp = { IK_STACK, 0, 0, 0 };
-	int64_t target = (int64_t)it->pc + 1 + insn->imm;
 
 	if (it->depth + 1 >= INTERP_MAX_FRAMES)
 		return interp_faultf(it, "call depth exceeds %d frames", INTERP_MAX_FRAMES);
-	if (target < 0 || (uint64_t)target >= it->insn_cnt)
-		return interp_faultf(it, "call out of the program to %lld", (long long)target);
+	if (target >= it->insn_cnt)
+		return interp_faultf(it, "call out of the program to %zu", target);
 	f = &it->frames[++it->depth];
 	memset(f, 0, sizeof(*f));
 	memcpy(&f->regs[1], &caller->regs[1], 5 * sizeof(f->regs[0]));
 	fp.frame = (uint8_t)it->depth;
 	f->regs[BPF_REG_FP] = interp_ptr(it, fp, INTERP_STACK_SIZE);
-	f->ret_pc = it->pc + 1;
-	it->pc = (size_t)target;
+	f->ret_pc = ret_pc;
+	it->pc = target;
+	return true;
+}
+
+static bool do_call_func(struct interp *it, const struct bpfvet_insn *insn)
+{
+	int64_t target = (int64_t)it->pc + 1 + insn->imm;
+
+	if (target < 0)
+		return interp_faultf(it, "call out of the program to %lld", (long long)target);
+	return interp_push_frame(it, (size_t)target, it->pc + 1);
+}
+
+/* A bpf_loop callback returned: call it again with the next index, or
+ * end the loop with the number of calls made in the helper's R0. */
+static bool loop_next(struct interp *it, struct interp_frame done, struct interp_reg r0)
+{
+	struct interp_frame *f;
+
+	done.loop_i++;
+	if ((uint32_t)r0.val == 0 && done.loop_i < done.loop_nr) {
+		struct interp_reg *regs = it->frames[it->depth].regs;
+		struct interp_reg saved[2] = { regs[1], regs[2] };
+
+		regs[1].val = done.loop_i;
+		regs[1].tag = interp_scalar_tag();
+		regs[2] = done.loop_ctx;
+		if (!interp_push_frame(it, done.loop_fn, done.ret_pc))
+			return false;
+		regs[1] = saved[0];
+		regs[2] = saved[1];
+		f = &it->frames[it->depth];
+		f->loop_cb = true;
+		f->loop_nr = done.loop_nr;
+		f->loop_i = done.loop_i;
+		f->loop_fn = done.loop_fn;
+		f->loop_ctx = done.loop_ctx;
+		return true;
+	}
+	it->pc = done.ret_pc;
+	it->frames[it->depth].regs[BPF_REG_0].val = done.loop_i;
+	it->frames[it->depth].regs[BPF_REG_0].tag = interp_scalar_tag();
 	return true;
 }
 
 static bool do_exit(struct interp *it)
 {
 	struct interp_reg r0 = *reg(it, BPF_REG_0);
+	struct interp_frame done;
 
 	if (it->depth == 0) {
 		it->retval = (uint32_t)r0.val;
 		it->status = INTERP_EXITED;
 		return true;
 	}
-	it->pc = it->frames[it->depth].ret_pc;
+	done = it->frames[it->depth];
 	it->depth--;
+	if (done.loop_cb)
+		return loop_next(it, done, r0);
+	it->pc = done.ret_pc;
 	*reg(it, BPF_REG_0) = r0;
 	return true;
 }

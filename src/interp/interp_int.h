@@ -24,6 +24,12 @@ struct interp_frame {
 	 * 8-byte store of one; any narrower store makes it a scalar. */
 	struct interp_tag slot_tag[STACK_SLOTS];
 	size_t ret_pc;		/* where the caller resumes */
+	/* A bpf_loop callback's frame: the loop it serves (callback exits
+	 * go back to the loop, not to ret_pc). */
+	bool loop_cb;
+	uint64_t loop_nr, loop_i;
+	size_t loop_fn;
+	struct interp_reg loop_ctx;
 };
 
 struct interp {
@@ -105,6 +111,10 @@ int maps_update(struct interp_maps *m, uint32_t idx, const void *key, const void
 int maps_delete(struct interp_maps *m, uint32_t idx, const void *key);
 /* The value of an element (NULL when elem is out of range). */
 uint8_t *maps_value(struct interp_maps *m, uint32_t idx, uint32_t elem);
+
+/* interp.c: a new frame for subprogram `target` with R1-R5 of the
+ * current one (callers set them first); ret_pc is where it returns. */
+bool interp_push_frame(struct interp *it, size_t target, size_t ret_pc);
 
 /* helpers.c: runs helper `id` with R1-R5, sets R0. */
 bool helper_call(struct interp *it, int32_t id);

@@ -451,6 +451,22 @@ static void test_tail_call(struct test_ctx *t)
 	bpfvet_object__close(obj);
 }
 
+static void test_bpf_loop(struct test_ctx *t)
+{
+	/* bpf_loop(5, cb, &counter, 0); cb adds its index to the counter
+	 * (a pointer into the caller's stack) and stops at index 3: four
+	 * calls, counter 0 + 1 + 2 + 3. */
+	const struct bpfvet_insn insns[] = {
+		ST(BPF_DW, 10, -8, 0), MOV64(1, 5), LD64(2, BPF_PSEUDO_FUNC, 9, 0),
+		ALU64_X(BPF_MOV, 3, 10), ALU64_K(BPF_ADD, 3, -8), MOV64(4, 0), CALL(181),
+		ALU64_K(BPF_MUL, 0, 100), LDX(BPF_DW, 1, 10, -8), ALU64_X(BPF_ADD, 0, 1), EXIT,
+		LDX(BPF_DW, 3, 2, 0), ALU64_X(BPF_ADD, 3, 1), STX(BPF_DW, 2, 3, 0), MOV64(0, 0),
+		INSN(BPF_JMP | BPF_JNE | BPF_K, 1, 0, 1, 3), MOV64(0, 1), EXIT,
+	};
+
+	CHECK_INT(t, run_filter(t, insns, N(insns)), 406);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -467,5 +483,6 @@ int main(void)
 	RUN(&t, test_skb_contexts);
 	RUN(&t, test_xdp_context);
 	RUN(&t, test_tail_call);
+	RUN(&t, test_bpf_loop);
 	return test_finish(&t);
 }
