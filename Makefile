@@ -56,7 +56,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 .PHONY: all deps demo test check examples progs install uninstall clean \
 	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
 	corpus realworld profiles conformance bench fuzz fuzz-build helper-fixtures \
-	scalar-fixtures soundness interp-fixtures selfcheck-kernel
+	scalar-fixtures soundness interp-fixtures selfcheck-kernel interp-corpus-fixtures
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -302,6 +302,18 @@ selfcheck-kernel: $(B)/interp-gen $(INTERP_DIFF)
 	done
 	$(INTERP_DIFF) $(foreach f,$(INTERP_FAMILIES),$(B)/interp/$(f).txt.gz) \
 		$(wildcard tests/fixtures/interp/corpus.txt.gz)
+
+# Interpreter differential fixtures of the corpus (root only): what
+# BPF_PROG_TEST_RUN gives for the corpus's socket filter, tc and XDP
+# programs on seeded random packets. test_interp_kernel replays them.
+INTERP_CORPUS_FIXTURES ?= tests/fixtures/interp/corpus.txt.gz
+INTERP_CORPUS_RUNS ?= 8
+interp-corpus-fixtures: $(B)/interp-record-corpus
+	mkdir -p $(dir $(INTERP_CORPUS_FIXTURES))
+	$(B)/interp-record-corpus -r $(INTERP_CORPUS_RUNS) -o $(INTERP_CORPUS_FIXTURES) \
+		$(B)/corpus/progs/*.o
+$(B)/interp-record-corpus: tests/interp/record_corpus.c $(B)/libbpfvet.a
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< $(B)/libbpfvet.a -o $@ $(PKG_LIBS) -lm
 
 # Full soundness run of the number domain (over 2*10^9 checks) on an
 # optimized build; `make check` runs a smaller sample of the same tests.

@@ -690,6 +690,64 @@ int bpfvet_unpriv_bpf__open(struct bpfvet_unpriv_bpf **gp, char *why, size_t why
  * Returns 0 or the negative errno of the write. */
 int bpfvet_unpriv_bpf__restore(struct bpfvet_unpriv_bpf *g);
 
+
+/* ------------------------------------------------------------------ */
+/* Running programs on concrete inputs (docs/interp.md)                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * What BPF_PROG_TEST_RUN takes and gives, for socket filters, tc
+ * (sched_cls, sched_act) and XDP programs, run by bpfvet's interpreter of
+ * the BPF ISA instead of the kernel. As bpf_test_run_opts: data_out and
+ * ctx_out are optional buffers whose sizes go in and the full sizes come
+ * back (-ENOSPC when a buffer was too small; what fitted is copied).
+ */
+struct bpfvet_test_run_opts {
+	size_t sz;
+	const void *data_in;
+	uint32_t data_size_in;
+	void *data_out;
+	uint32_t data_size_out;		/* in: buffer size (0: large enough) */
+	const void *ctx_in;		/* struct __sk_buff or struct xdp_md */
+	uint32_t ctx_size_in;
+	void *ctx_out;
+	uint32_t ctx_size_out;		/* in: buffer size (0: large enough) */
+	uint32_t retval;		/* out */
+	/* Seeds ktime_get_ns (monotonic), get_prandom_u32: a run is a
+	 * function of its input, its seed and the maps' contents. */
+	uint64_t seed;
+	uint64_t max_steps;		/* 0: 2^26 instructions */
+	uint64_t steps;			/* out: instructions run */
+	int64_t fault_pc;		/* out: the faulting insn, or -1 */
+	char *errbuf;			/* why TEST_RUN refused, or the fault */
+	size_t errbuf_sz;
+};
+#define bpfvet_test_run_opts__last_field errbuf_sz
+
+/*
+ * A program with its maps, for several runs: map contents persist from
+ * one run to the next, as in the kernel (arrays start zero-filled, or
+ * with an object's global data; hashes start empty). Not thread-safe.
+ */
+struct bpfvet_runner;
+
+int bpfvet_runner__new(const struct bpfvet_program *prog, struct bpfvet_runner **runner);
+/*
+ * One run. Returns 0 when the program exited (opts->retval, data_out,
+ * ctx_out set); where the kernel's TEST_RUN would refuse the input, its
+ * errno (-EINVAL: too short, a ctx field it does not take; -E2BIG);
+ * -EFAULT when the program faulted (an access outside its region: a
+ * finding, since a verified program never does it), -EOPNOTSUPP when it
+ * needs something the interpreter does not model (a helper, a kfunc, a
+ * context field), with the reason and opts->fault_pc; -ENOSPC as above.
+ */
+int bpfvet_runner__run(struct bpfvet_runner *runner, struct bpfvet_test_run_opts *opts);
+void bpfvet_runner__free(struct bpfvet_runner *runner);
+
+/* One run with fresh maps. */
+int bpfvet_program__test_run(const struct bpfvet_program *prog,
+			     struct bpfvet_test_run_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Records BPF_PROG_TEST_RUN results of the corpus's socket filters, tc
+ * and XDP programs into tests/fixtures/interp/corpus.txt.gz, in the format
+ * of the interpreter's differential test (tests/unit/test_interp_kernel.c;
+ * the format is described there). Root only: `make interp-corpus-fixtures`.
+ *
+ *   record_corpus [-o FILE] [-r RUNS] [-s SEED] OBJ.o...
+ *
+ * A program is recorded when the raw format can say all it needs: its
+ * maps are arrays, hashes (per-CPU, LRU) or program arrays without
+ * initial contents (global data that is all zero counts), it has no
+ * externs, kfuncs or BTF-typed loads, is no XDP program for a devmap or
+ * cpumap entry (TEST_RUN refuses those), and the kernel loads its relocated
+ * instructions with created maps, without BTF (so no global functions),
+ * as a privileged user. Each gets RUNS packets: random bytes, IPv4 and
+ * IPv6 with TCP, UDP or ICMP headers; half of the runs also pass a
+ * context (__sk_buff or xdp_md) with random allowed fields. Only runs
+ * TEST_RUN accepts are recorded.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <bpf/bpf.h>
+
+#include "loader/object.h"
+
+#define MAX_MAPS 64
+#define BUF_MAX 8192
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t next(struct rng *r)
+{
+	r->s ^= r->s << 13;
+	r->s ^= r->s >> 7;
+	r->s ^= r->s << 17;
+	return r->s;
+}
+
+static uint32_t below(struct rng *r, uint32_t n)
+{
+	return (uint32_t)(next(r) % n);
+}
+
+static void hex(gzFile out, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	if (!p) {
+		gzputs(out, "-");
+		return;
+	}
+	if (!n) {
+		gzputs(out, "");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		gzprintf(out, "%02x", b[i]);
+}
+
+static bool map_expressible(const struct bpfvet_map *m)
+{
+	switch (m->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		break;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		if (m->init_cnt)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (m->init_data)
+		for (size_t i = 0; i < m->init_size; i++)
+			if (((const uint8_t *)m->init_data)[i])
+				return false;
+	return m->inner_idx < 0 && !m->problem;
+}
+
+/* The program's maps in the order it first names them: used[k] is the
+ * object's index of the program's map k. -1 when one cannot be said. */
+static int collect_maps(const struct bpfvet_program *p, const struct bpfvet_object *obj,
+			int *used, struct bpfvet_insn *insns)
+{
+	int cnt = 0;
+
+	for (size_t i = 0; i < p->insn_cnt; i++) {
+		struct bpfvet_insn *in = &insns[i];
+		int k;
+
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE) {
+				if (p->insn_flags && p->insn_flags[i])
+					return -1;
+				if ((size_t)in->imm >= obj->map_cnt ||
+				    !map_expressible(&obj->maps[in->imm]))
+					return -1;
+				for (k = 0; k < cnt && used[k] != in->imm; k++)
+					;
+				if (k == cnt) {
+					if (cnt == MAX_MAPS)
+						return -1;
+					used[cnt++] = in->imm;
+				}
+				in->imm = k;
+			} else if (in->src_reg && in->src_reg != BPF_PSEUDO_FUNC) {
+				return -1;
+			}
+			i++;
+		} else if (in->code == (BPF_JMP | BPF_CALL) &&
+			   in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			return -1;
+		}
+	}
+	return cnt;
+}
+
+static void random_packet(struct rng *r, uint8_t *p, uint32_t *len)
+{
+	uint32_t kind = below(r, 4), n, l4;
+
+	n = 14 + below(r, 120);
+	for (uint32_t i = 0; i < sizeof(uint8_t) * 256; i++)
+		p[i] = (uint8_t)next(r);
+	if (below(r, 3) == 0)
+		memset(p, 0, 6);		/* to this host */
+	if (kind == 0) {			/* random bytes */
+		*len = n;
+		return;
+	}
+	l4 = below(r, 3) == 0 ? 1 : below(r, 2) ? 6 : 17;
+	if (kind <= 2) {			/* IPv4 */
+		p[12] = 0x08; p[13] = 0x00;
+		p[14] = 0x45; p[16] = 0; p[17] = 20 + 20 + (uint8_t)below(r, 40);
+		p[20] = 0; p[21] = below(r, 4) ? 0 : 0x20;
+		p[23] = (uint8_t)l4;
+		*len = 14 + 20 + 20 + below(r, 60);
+	} else {				/* IPv6 */
+		p[12] = 0x86; p[13] = 0xdd;
+		p[14] = 0x60; p[18] = 0; p[19] = 40;
+		p[20] = (uint8_t)l4;
+		*len = 14 + 40 + 20 + below(r, 60);
+	}
+}
+
+static void random_ctx(struct rng *r, uint32_t type, uint8_t *ctx, uint32_t *sz,
+		       uint32_t pkt_len)
+{
+	memset(ctx, 0, 192);
+	if (type == BPF_PROG_TYPE_XDP) {
+		uint32_t meta = below(r, 3) == 0 ? 4 * below(r, 5) : 0;
+
+		if (pkt_len < meta + 14)
+			meta = 0;
+		memcpy(ctx + 0, &meta, 4);		/* data: metadata size */
+		memcpy(ctx + 4, &pkt_len, 4);		/* data_end */
+		*sz = 24;
+		return;
+	}
+	for (int off = 8; off < 12; off++)		/* mark */
+		ctx[off] = (uint8_t)next(r);
+	for (int off = 32; off < 36; off++)		/* priority */
+		ctx[off] = (uint8_t)next(r);
+	for (int off = 48; off < 68; off++)		/* cb[] */
+		ctx[off] = (uint8_t)next(r);
+	*sz = 192;
+}
+
+static int create_maps(const struct bpfvet_object *obj, const int *used, int cnt, int *fds)
+{
+	for (int k = 0; k < cnt; k++) {
+		const struct bpfvet_map *m = &obj->maps[used[k]];
+
+		fds[k] = bpf_map_create(m->type, NULL, m->key_size, m->value_size,
+					m->max_entries, NULL);
+		if (fds[k] < 0) {
+			while (k--)
+				close(fds[k]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct recorder {
+	gzFile out;
+	struct rng rng;
+	int runs;
+	int index;
+	int progs, skipped, records;
+};
+
+static void record_runs(struct recorder *rc, const struct bpfvet_program *p, int fd)
+{
+	static uint8_t pkt[BUF_MAX], out[BUF_MAX], ctx[192], ctx_out[192];
+
+	for (int i = 0; i < rc->runs; i++) {
+		uint32_t len, csz = 0;
+		bool with_ctx = i % 2 == 1;
+		LIBBPF_OPTS(bpf_test_run_opts, o);
+
+		random_packet(&rc->rng, pkt, &len);
+		if (with_ctx)
+			random_ctx(&rc->rng, p->type, ctx, &csz, len);
+		o.data_in = pkt;
+		o.data_size_in = len;
+		o.data_out = out;
+		o.data_size_out = sizeof(out);
+		o.repeat = 1;
+		if (with_ctx) {
+			memset(ctx_out, 0, sizeof(ctx_out));
+			o.ctx_in = ctx;
+			o.ctx_size_in = csz;
+			o.ctx_out = ctx_out;
+			o.ctx_size_out = csz;
+		}
+		if (bpf_prog_test_run_opts(fd, &o))
+			continue;
+		gzputs(rc->out, "r ");
+		hex(rc->out, pkt, len);
+		gzputs(rc->out, " ");
+		hex(rc->out, with_ctx ? ctx : NULL, csz);
+		gzprintf(rc->out, " %u ", o.retval);
+		hex(rc->out, out, o.data_size_out);
+		gzputs(rc->out, " ");
+		hex(rc->out, with_ctx ? ctx_out : NULL, o.ctx_size_out);
+		gzputs(rc->out, "\n");
+		rc->records++;
+	}
+}
+
+static const char *type_name(uint32_t t)
+{
+	return t == BPF_PROG_TYPE_XDP ? "xdp" : t == BPF_PROG_TYPE_SCHED_CLS ? "sched_cls"
+										 : "socket_filter";
+}
+
+static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
+			const struct bpfvet_program *p)
+{
+	int used[MAX_MAPS], fds[MAX_MAPS], cnt, fd;
+	struct bpfvet_insn *insns, *loaded;
+	LIBBPF_OPTS(bpf_prog_load_opts, lo);
+
+	if (p->type != BPF_PROG_TYPE_SOCKET_FILTER && p->type != BPF_PROG_TYPE_SCHED_CLS &&
+	    p->type != BPF_PROG_TYPE_XDP)
+		return;
+	/* TEST_RUN refuses XDP programs for devmap and cpumap entries. */
+	if (p->problem || p->extern_cnt || p->ksym_ref_cnt || p->core_pending ||
+	    p->expected_attach_type == BPF_XDP_DEVMAP ||
+	    p->expected_attach_type == BPF_XDP_CPUMAP || !p->insn_cnt) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: needs the loader\n", obj->name, p->name);
+		rc->skipped++;
+		return;
+	}
+	insns = malloc(p->insn_cnt * sizeof(*insns));
+	loaded = malloc(p->insn_cnt * sizeof(*loaded));
+	if (!insns || !loaded)
+		goto out;
+	memcpy(insns, p->insns, p->insn_cnt * sizeof(*insns));
+	cnt = collect_maps(p, obj, used, insns);
+	if (cnt < 0 || create_maps(obj, used, cnt, fds)) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: maps\n", obj->name, p->name);
+		rc->skipped++;
+		goto out;
+	}
+	memcpy(loaded, insns, p->insn_cnt * sizeof(*insns));
+	for (size_t i = 0; i < p->insn_cnt; i++)
+		if (loaded[i].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		    (loaded[i].src_reg == BPF_PSEUDO_MAP_FD ||
+		     loaded[i].src_reg == BPF_PSEUDO_MAP_VALUE))
+			loaded[i].imm = fds[loaded[i].imm];
+	lo.prog_flags = p->prog_flags & BPF_F_XDP_HAS_FRAGS;
+	lo.expected_attach_type = p->expected_attach_type;
+	fd = bpf_prog_load(p->type, NULL, "GPL", (const struct bpf_insn *)loaded,
+			   p->insn_cnt, &lo);
+	if (fd < 0) {
+		if (getenv("RECORD_VERBOSE"))
+			fprintf(stderr, "skip %s %s: load %d\n", obj->name, p->name, fd);
+		rc->skipped++;
+	} else {
+		gzprintf(rc->out, "# %s %s\np %d %s\n", obj->name, p->name, rc->index++,
+			 type_name(p->type));
+		for (int k = 0; k < cnt; k++) {
+			const struct bpfvet_map *m = &obj->maps[used[k]];
+
+			gzprintf(rc->out, "m %u %u %u %u\n", m->type, m->key_size,
+				 m->value_size, m->max_entries);
+		}
+		gzputs(rc->out, "c ");
+		hex(rc->out, insns, p->insn_cnt * sizeof(*insns));
+		gzputs(rc->out, "\n");
+		record_runs(rc, p, fd);
+		gzputs(rc->out, ".\n");
+		rc->progs++;
+		close(fd);
+	}
+	for (int k = 0; k < cnt; k++)
+		close(fds[k]);
+out:
+	free(insns);
+	free(loaded);
+}
+
+int main(int argc, char **argv)
+{
+	struct recorder rc = { .runs = 8, .rng = { 0x9e3779b97f4a7c15ull } };
+	const char *path = "tests/fixtures/interp/corpus.txt.gz";
+	struct utsname u;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "o:r:s:")) != -1) {
+		if (opt == 'o')
+			path = optarg;
+		else if (opt == 'r')
+			rc.runs = atoi(optarg);
+		else if (opt == 's')
+			rc.rng.s = strtoull(optarg, NULL, 0) | 1;
+		else
+			return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "record_corpus: needs root (BPF_PROG_TEST_RUN)\n");
+		return 2;
+	}
+	rc.out = gzopen(path, "wb9");
+	if (!rc.out) {
+		fprintf(stderr, "record_corpus: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	uname(&u);
+	gzprintf(rc.out, "# %s %s\n# corpus programs, recorded by tests/interp/record_corpus.c\n",
+		 u.release, u.version);
+	for (int i = optind; i < argc; i++) {
+		struct bpfvet_open_opts oo = { .sz = sizeof(oo), .btf_custom_path =
+					       "/sys/kernel/btf/vmlinux" };
+		struct bpfvet_object *obj;
+
+		if (bpfvet_object__open(argv[i], &oo, &obj))
+			continue;
+		for (size_t k = 0; k < obj->prog_cnt; k++)
+			record_prog(&rc, obj, &obj->progs[k]);
+		bpfvet_object__close(obj);
+	}
+	gzclose(rc.out);
+	printf("record_corpus: %d programs, %d runs recorded, %d programs left out\n",
+	       rc.progs, rc.records, rc.skipped);
+	return 0;
+}
