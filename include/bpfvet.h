@@ -395,8 +395,16 @@ struct bpfvet_verify_opts {
 	uint64_t disable;
 	/* Beyond-kernel pruning to switch on (BPFVET_PRUNE_MAX: all). */
 	uint64_t enable;
+	/* One part of the verifier made unsound on purpose, to show that a
+	 * checker of it catches that (bpfvet_fault_name() lists them; the
+	 * CLI reads BPFVET_FAULT). NULL: none. An unknown name: -EINVAL. */
+	const char *fault;
 };
-#define bpfvet_verify_opts__last_field enable
+#define bpfvet_verify_opts__last_field fault
+
+/* The injectable faults, idx from 0 until NULL: name and what it breaks. */
+const char *bpfvet_fault_name(size_t idx);
+const char *bpfvet_fault_about(size_t idx);
 
 struct bpfvet_result {
 	size_t sz;

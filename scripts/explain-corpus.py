@@ -36,15 +36,28 @@ SRC = re.compile(r'^; .* @ (\S+):(\d+)$')
 def kernel_errors(bpfvet, obj):
     out = subprocess.run([bpfvet, 'kernel', obj, '--kernel-only', '-l', '1'],
                          capture_output=True, text=True, errors='replace').stdout
+    return log_errors(out, r'Kernel log for [^/]+/(\S+):$')
+
+
+def log_errors(out, header, fresh_only=False):
+    """Per program (its log begins with a line matching header, the
+    program's name its group 1): the instruction a level-1 log names for
+    the error, that instruction's source line, and the error line. The
+    log ends at the kernel's "verification time" line, or at the
+    statistics line where there is none (bpfvet's own log). The source
+    line is the last one the log printed before the instruction; with
+    fresh_only, only one printed right before it (a log that resumes a
+    branch may print none for the line it lands on)."""
     res, cur = {}, None
     for line in out.splitlines():
-        m = re.match(r'Kernel log for [^/]+/(\S+):$', line)
+        m = re.match(header, line)
         if m:
             cur, last, src, prev, insn_src, loop = m.group(1), -1, None, None, {}, None
+            fresh = False
             continue
         if cur is None:
             continue
-        if line.startswith('verification time'):
+        if line.startswith('verification time') or line.startswith('processed '):
             insn = last
             m = re.search(r'insn (\d+)', prev or '')
             if m:
@@ -61,10 +74,12 @@ def kernel_errors(bpfvet, obj):
         m = SRC.match(line)
         if m:
             src = int(m.group(2))
+            fresh = True
         m = INSN.match(line)
         if m:
             last = int(m.group(1))
-            insn_src[last] = src
+            insn_src[last] = src if fresh or not fresh_only else None
+            fresh = False
         prev = line
     return res
 

@@ -111,6 +111,11 @@ bool caps_args_parse(const char *s, struct caps_args *a);
 /* What the loader that creates the object's BTF and maps lacks. */
 uint32_t caps_args_loader(const struct caps_args *a);
 
+/* fault_env.c: BPFVET_FAULT, checked against bpfvet_fault_name() and
+ * said on stderr; *fault NULL when unset. -1 (the list printed) for an
+ * unknown name. */
+int fault_env_get(const char **fault);
+
 /* prog_filter.c: -p GLOB, repeatable, '!GLOB' excludes. The globs are
  * the caller's strings (argv); the array is the filter's own. */
 struct prog_filter {

@@ -55,6 +55,7 @@ struct verify_args {
 	uint32_t log_level;
 	uint32_t prog_flags;
 	struct caps_args caps;
+	const char *fault;	/* BPFVET_FAULT */
 	struct prune_switches prune;
 	enum out_fmt fmt;
 	bool sel[F_MAX];
@@ -258,6 +259,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.drop_caps = a->caps.drop_caps,
 		.disable = a->prune.disable,
 		.enable = a->prune.enable,
+		.fault = a->fault,
 	};
 	struct row *row = rows_add(rows, sizeof(*row));
 	int err;
@@ -600,6 +602,8 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (!rc && a.target_cnt <= 1)
 		rc = check_open_args(&a.open);
+	if (!rc && fault_env_get(&a.fault))
+		rc = -EINVAL;
 	if (rc) {
 		err = rc > 0 ? 0 : EXIT_USAGE;
 		goto out;

@@ -94,6 +94,8 @@ static struct use_def insn_use_def(const struct vet_env *env, const struct bpfve
 		} else if (op == BPF_CALL) {
 			ud.def = CALLER_SAVED;
 			ud.use = call_params(env, insn);
+		} else if (env->fault == FAULT_LIVE_JMP) {
+			ud.use = 0;	/* an injected fault (fault.h) */
 		} else {
 			ud.use = BPF_SRC(insn->code) == BPF_K ? dst : dst | src;
 		}

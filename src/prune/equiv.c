@@ -81,6 +81,9 @@ static bool scalar_safe(const struct vet_env *env, const struct reg_state *o,
 {
 	bool precise = o->precise || (env->opts_off & BPFVET_NO_PRECISION);
 
+	if (env->fault == FAULT_REGSAFE_SCALAR && exact == NOT_EXACT)
+		return true;
+
 	/* Masking may differ for any other value: only the same one prunes. */
 	if (env->explore_alu_limits)
 		return same_value(o, c) && check_scalar_ids(o->id, c->id, m);
@@ -129,7 +132,7 @@ bool regsafe(const struct vet_env *env, const struct reg_state *o,
 		if (o->range < 0 || c->range < 0) {
 			if (o->range != c->range)
 				return false;
-		} else if (o->range > c->range) {
+		} else if (o->range > c->range && env->fault != FAULT_REGSAFE_PKT_RANGE) {
 			return false;
 		}
 		if (o->off != c->off)
@@ -239,7 +242,8 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 		o_sc = slot_as_scalar(env, os, &unbound);
 		c_sc = slot_as_scalar(env, cs, &unbound);
 		if (o_sc && c_sc) {
-			if (!regsafe(env, o_sc, c_sc, m, exact))
+			if (!(env->fault == FAULT_STACKSAFE_SPILL && exact == NOT_EXACT) &&
+			    !regsafe(env, o_sc, c_sc, m, exact))
 				return false;
 			i += BPF_REG_SIZE - 1 - b;
 			continue;

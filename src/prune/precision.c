@@ -288,7 +288,7 @@ static bool is_atomic_fetch(const struct bpfvet_insn *insn)
 	       insn->imm != BPF_STORE_REL;
 }
 
-static int bt_alu(const struct bpfvet_insn *insn, struct backtrack *bt)
+static int bt_alu(const struct bpfvet_insn *insn, struct backtrack *bt, enum vet_fault fault)
 {
 	uint8_t op = BPF_OP(insn->code);
 
@@ -300,7 +300,8 @@ static int bt_alu(const struct bpfvet_insn *insn, struct backtrack *bt)
 			bt_set_reg(bt, insn->src_reg);
 		return 0;
 	}
-	if (BPF_SRC(insn->code) == BPF_X && insn->src_reg != BPF_REG_FP)
+	if (BPF_SRC(insn->code) == BPF_X && insn->src_reg != BPF_REG_FP &&
+	    fault != FAULT_PRECISE_ALU)
 		bt_set_reg(bt, insn->src_reg);
 	return 0;
 }
@@ -323,7 +324,7 @@ static int backtrack_insn(struct vet_env *env, uint32_t idx, int64_t subseq,
 		log_backtrack_step(env, bt, idx);
 	sync_linked(bt, h);
 	if (cls == BPF_ALU || cls == BPF_ALU64) {
-		err = bt_alu(insn, bt);
+		err = bt_alu(insn, bt, env->fault);
 	} else if (cls == BPF_LDX || is_atomic_fetch(insn) ||
 		   (cls == BPF_STX && mode == BPF_ATOMIC && insn->imm == BPF_LOAD_ACQ)) {
 		uint32_t load_reg = insn->dst_reg;
@@ -565,7 +566,7 @@ int mark_chain_precision(struct vet_env *env, int regno)
 {
 	struct backtrack bt = { .frame = env->cur->curframe };
 
-	if (regno < 0 || !env->bpf_capable ||
+	if (regno < 0 || !env->bpf_capable || env->fault == FAULT_PRECISE_NONE ||
 	    (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
 		return 0;
 	if (cur_regs(env)[regno].type != SCALAR_VALUE)
@@ -580,7 +581,8 @@ int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi)
 {
 	struct backtrack bt = { .frame = env->cur->curframe };
 
-	if (spi < 0 || !env->bpf_capable || (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
+	if (spi < 0 || !env->bpf_capable || env->fault == FAULT_PRECISE_NONE ||
+	    (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
 		return 0;
 	bt_set_frame_slot(&bt, frameno, (uint32_t)spi);
 	env->cur->insn_idx = env->insn_idx;

@@ -42,6 +42,11 @@ static void update_peak_states(struct vet_env *env)
 
 static void free_state_list(struct vet_env *env, struct state_list *sl)
 {
+	if (env->keep_states && sl->state.frame[0]) {
+		sl->next = env->kept;
+		env->kept = sl;
+		return;
+	}
 	state_clear(env, &sl->state);
 	vet_free(env, sl);
 }

@@ -22,6 +22,8 @@
 #include "rules/rules.h"
 #include "output/output.h"
 #include "map_fields.h"
+#include "fault.h"
+#include "guide.h"
 #include "loader/loader.h"
 #include "domain/domain.h"
 #include "base/uapi.h"
@@ -417,6 +419,10 @@ struct vet_env {
 
 	struct state_list **explored;
 	struct state_list *free_list;
+	/* Keep every checkpoint instead of freeing it (verify_keep(), for
+	 * bpfvet selfcheck): freed ones are moved to kept. */
+	bool keep_states;
+	struct state_list *kept;
 	struct scc_visit *scc_visits;
 	struct stack_live *slive;
 	uint32_t *postorder;	/* per subprogram, subprogs[].postorder_start */
@@ -459,6 +465,7 @@ struct vet_env {
 
 	uint64_t opts_off;	/* BPFVET_NO_* switches */
 	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */
+	enum vet_fault fault;	/* FAULT_NONE but in tests of a checker */
 	struct reach *reach;	/* reach.c, with opts_on only */
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */
@@ -468,6 +475,9 @@ struct vet_env {
 	/* What explanations need of the walk (trace.h); NULL unless asked.
 	 * Last: the accounted size of the env ends before it (verify.c). */
 	struct vet_trace *trace;
+	/* The concrete run the walk follows (guide.h); NULL but for
+	 * bpfvet selfcheck. Not the verifier's memory either. */
+	struct vet_guide *guide;
 };
 
 #define verbose(env, ...) log_printf(&(env)->log, __VA_ARGS__)

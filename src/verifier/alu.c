@@ -288,6 +288,19 @@ static int maybe_fork_scalars(struct vet_env *env, const struct bpfvet_insn *ins
 	return 0;
 }
 
+/* An injected fault (fault.h): the result keeps the first operand's
+ * bounds. */
+static bool fault_keeps_bounds(const struct vet_env *env, uint8_t op)
+{
+	switch (env->fault) {
+	case FAULT_BOUNDS_ADD: return op == BPF_ADD;
+	case FAULT_BOUNDS_SUB: return op == BPF_SUB;
+	case FAULT_BOUNDS_MUL: return op == BPF_MUL;
+	case FAULT_BOUNDS_AND: return op == BPF_AND;
+	default: return false;
+	}
+}
+
 static int adjust_scalar(struct vet_env *env, const struct bpfvet_insn *insn,
 			 struct reg_state *dst, const struct reg_state *src)
 {
@@ -307,7 +320,8 @@ static int adjust_scalar(struct vet_env *env, const struct bpfvet_insn *insn,
 	err = sanitize_val_alu(env, insn);
 	if (err)
 		return err;
-	scalar_alu(&dst->b, &src->b, op, alu32, insn->off);
+	if (!fault_keeps_bounds(env, op))
+		scalar_alu(&dst->b, &src->b, op, alu32, insn->off);
 	return 0;
 }
 

@@ -385,6 +385,19 @@ static int is_branch_taken(const struct vet_env *env, const struct reg_state *r1
 	return scalar_branch_taken(&r1->b, &r2->b, op, is32);
 }
 
+/* An injected fault (fault.h): "r > K" taken learns r > K + 1. */
+static void fault_refine_jgt(const struct vet_env *env, struct reg_state *t1,
+			     const struct reg_state *t2, uint8_t op, bool is32)
+{
+	struct bounds k1;
+
+	if (env->fault != FAULT_BRANCH_JGT || op != BPF_JGT || is32 ||
+	    !tnum_is_const(t2->b.var_off) || t2->b.var_off.value == UINT64_MAX)
+		return;
+	bounds_const(&k1, t2->b.var_off.value + 1);
+	scalar_branch_refine(&t1->b, &k1, BPF_JGT, false);
+}
+
 static int refine_scalars(struct vet_env *env, struct reg_state *t1,
 			  struct reg_state *t2, struct reg_state *f1,
 			  struct reg_state *f2, uint8_t op, bool is32)
@@ -398,10 +411,16 @@ static int refine_scalars(struct vet_env *env, struct reg_state *t1,
 	if (!env_has(env, KVER_BRANCH_RANGES) && op != BPF_JEQ && op != BPF_JNE &&
 	    !tnum_is_const(f1->b.var_off) && !tnum_is_const(f2->b.var_off))
 		return 0;
+	if (env->fault == FAULT_BRANCH_JEQ && op == BPF_JEQ) {
+		struct reg_state *s1 = t1, *s2 = t2;
+
+		t1 = f1, t2 = f2, f1 = s1, f2 = s2;
+	}
 	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JEQ)
 		scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32);
 	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JNE)
 		scalar_branch_refine(&t1->b, &t2->b, op, is32);
+	fault_refine_jgt(env, t1, t2, op, is32);
 	err = reg_bounds_sanity_check(env, t1, "true_reg1");
 	if (!err)
 		err = reg_bounds_sanity_check(env, t2, "true_reg2");

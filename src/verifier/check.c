@@ -509,6 +509,70 @@ static void print_insn_line(struct vet_env *env)
 	env->prev_log_pos = log_pos(&env->log);
 }
 
+/* Drops the most recent pending path unexplored (a guided walk). */
+static void drop_pending_head(struct vet_env *env)
+{
+	struct stack_elem *head = env->head;
+
+	if (!head->packed && !--env->unpacked_cnt)
+		env->pack_edge = NULL;
+	env->head = head->next;
+	if (env->head)
+		env->head->prev = NULL;
+	state_clear(env, &head->st);
+	vet_free(env, head->packed);
+	vet_free(env, head);
+	env->stack_size--;
+}
+
+/* A guided walk after an instruction (guide.h): keeps the path to where
+ * the concrete run went. Paths the instruction queued are all there is
+ * pending (the others were dropped before), the newest first. *resume:
+ * the run went to a queued one, now at the head, which finish_path()
+ * resumes; *path_done: the walk ends here (the run ended, or left the
+ * verifier's paths). */
+static void guide_follow(struct vet_env *env, bool *path_done, bool *resume)
+{
+	struct vet_guide *g = env->guide;
+	int64_t want = g->next(g->ctx, env);
+
+	*resume = false;
+	if (!*path_done && want == (int64_t)env->insn_idx + 1) {
+		while (env->head)
+			drop_pending_head(env);
+		return;
+	}
+	while (env->head && (int64_t)env->head->insn_idx != want)
+		drop_pending_head(env);
+	if (env->head && !env->head->st.speculative) {
+		*resume = true;
+		return;
+	}
+	if (!*path_done || want != GUIDE_END) {
+		g->diverged = true;
+		g->diverged_at = env->insn_idx;
+		g->diverged_to = want;
+	}
+	while (env->head)
+		drop_pending_head(env);
+	*path_done = true;
+}
+
+/* A guided walk before an instruction: the guide compares. */
+static int guide_visit(struct vet_env *env, bool *path_done)
+{
+	struct vet_guide *g = env->guide;
+	int rc = g->visit(g->ctx, env);
+
+	g->steps++;
+	if (rc > 0) {
+		g->stopped = true;
+		*path_done = true;
+		return 0;
+	}
+	return rc;
+}
+
 /* Called when a path ends: account branches and resume the next one. */
 static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 {
@@ -600,6 +664,19 @@ int do_check(struct vet_env *env)
 		}
 		env->aux[env->insn_idx].seen = true;
 		prev_insn_idx = env->insn_idx;
+		if (env->guide) {
+			err = guide_visit(env, &path_done);
+			if (err)
+				return err;
+			if (path_done) {
+				while (env->head)
+					drop_pending_head(env);
+				err = finish_path(env, &prev_insn_idx, &done);
+				if (err)
+					return err;
+				continue;
+			}
+		}
 		trace_step_begin(env, insn);
 		if (env->cur->speculative && env->aux[env->insn_idx].nospec) {
 			/* A barrier stands here: speculation goes no further. */
@@ -622,6 +699,18 @@ int do_check(struct vet_env *env)
 		}
 		if (err)
 			return err;
+		if (env->guide) {
+			bool resume;
+
+			guide_follow(env, &path_done, &resume);
+			if (resume) {
+				err = finish_path(env, &prev_insn_idx, &done);
+				if (err)
+					return err;
+				print_from = true;
+				continue;
+			}
+		}
 		if (path_done) {
 			err = finish_path(env, &prev_insn_idx, &done);
 			if (err)

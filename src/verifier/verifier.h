@@ -17,6 +17,30 @@
  * into trace (trace.h), which the caller owns; NULL collects nothing. */
 int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
 		  struct bpfvet_result *res, struct vet_trace *trace);
+/* verify.c: the walk of the main program along one concrete run, as its
+ * guide (guide.h) says, with pruning off; res as for a verification (a
+ * rejection is the walk's error on that path). -EINVAL without a guide's
+ * visit and next. */
+int verify_guided(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		  struct bpfvet_result *res, struct vet_guide *guide);
+
+/* verify.c: a verification that keeps every checkpoint it stored, those
+ * it evicted too, as they were when the walk dropped them (liveness
+ * cleaning and precision marks applied), for a caller that asks
+ * afterwards whether one subsumes a state of its own (states_equal(), in
+ * its env). Figures as bpfvet_program__verify() gives them but mem_peak,
+ * which counts what is kept. *kept is set when the walk ran (0 or
+ * -ENOEXEC); kept_free() frees it. */
+struct vet_kept {
+	struct vet_env *env;		/* freed, but for its memory's owner */
+	uint32_t *off;			/* insn_cnt + 1 */
+	const struct vstate **by_insn;
+};
+int verify_keep(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		struct bpfvet_result *res, struct vet_kept **kept);
+/* The checkpoints kept at an instruction. */
+const struct vstate *const *kept_at(const struct vet_kept *k, uint32_t insn, size_t *cnt);
+void kept_free(struct vet_kept *k);
 
 /* insn_check.c: opcodes and LD_IMM64 references, before the walk */
 int check_insns(struct vet_env *env);

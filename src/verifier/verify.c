@@ -149,6 +149,21 @@ static int env_alloc(struct vet_env *env)
 
 static void end_pass(struct vet_env *env);
 
+/* Frees the checkpoints a keeping verification moved aside (verify_keep),
+ * after env_free(). */
+static void drop_kept(struct vet_env *env)
+{
+	env->keep_states = false;
+	while (env->kept) {
+		struct state_list *sl = env->kept;
+
+		env->kept = sl->next;
+		state_clear(env, &sl->state);
+		vet_free(env, sl);
+	}
+	frame_pool_drain(env);
+}
+
 static void env_free(struct vet_env *env)
 {
 	end_pass(env);
@@ -158,6 +173,14 @@ static void env_free(struct vet_env *env)
 	vet_free(env, env->aux);
 	records_free(env);
 	log_free(&env->log);
+}
+
+/* env_free(), then the kept checkpoints and the env itself. */
+static void env_discard(struct vet_env *env)
+{
+	env_free(env);
+	drop_kept(env);
+	free(env);
 }
 
 /* Entry state of a pass: the main program (R1 = ctx) or a global
@@ -311,6 +334,9 @@ static int run_walk(struct vet_env *env)
 {
 	int err = 0;
 
+	/* A guided walk follows one run of the main program. */
+	if (env->guide)
+		return run_pass(env, 0);
 	if (!env_has(env, KVER_LAZY_GLOBALS) && env->prog->func_info_cnt) {
 		err = check_all_globals_first(env);
 		if (!err)
@@ -411,15 +437,108 @@ int bpfvet_program__verify(const struct bpfvet_program *prog,
 	return verify_traced(prog, opts, res, NULL);
 }
 
+static int verify_with(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		       struct bpfvet_result *res, struct vet_trace *trace,
+		       struct vet_guide *guide, struct vet_kept *kept);
+
 int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
 		  struct bpfvet_result *res, struct vet_trace *trace)
 {
+	return verify_with(prog, opts, res, trace, NULL, NULL);
+}
+
+int verify_guided(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		  struct bpfvet_result *res, struct vet_guide *guide)
+{
+	if (!guide || !guide->visit || !guide->next)
+		return -EINVAL;
+	return verify_with(prog, opts, res, NULL, guide, NULL);
+}
+
+/* The kept checkpoints by instruction: off[i]..off[i + 1] - 1 in by_insn. */
+static int kept_index(struct vet_kept *k)
+{
+	const struct vet_env *env = k->env;
+	uint32_t n = 0, *fill;
+
+	for (const struct state_list *sl = env->kept; sl; sl = sl->next)
+		n++;
+	k->off = calloc(env->insn_cnt + 1, sizeof(*k->off));
+	k->by_insn = calloc(n ? n : 1, sizeof(*k->by_insn));
+	fill = calloc(env->insn_cnt + 1, sizeof(*fill));
+	if (!k->off || !k->by_insn || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (const struct state_list *sl = env->kept; sl; sl = sl->next)
+		k->off[sl->state.insn_idx + 1]++;
+	for (uint32_t i = 0; i < env->insn_cnt; i++)
+		k->off[i + 1] += k->off[i];
+	for (const struct state_list *sl = env->kept; sl; sl = sl->next) {
+		uint32_t i = sl->state.insn_idx;
+
+		k->by_insn[k->off[i] + fill[i]++] = &sl->state;
+	}
+	free(fill);
+	return 0;
+}
+
+int verify_keep(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		struct bpfvet_result *res, struct vet_kept **keptp)
+{
+	struct vet_kept *k = calloc(1, sizeof(*k));
+	int err;
+
+	*keptp = NULL;
+	if (!k)
+		return -ENOMEM;
+	err = verify_with(prog, opts, res, NULL, NULL, k);
+	if (!err && k->env)
+		err = kept_index(k);
+	if (err && err != -ENOEXEC) {
+		kept_free(k);
+		return err;
+	}
+	*keptp = k;
+	return err;
+}
+
+const struct vstate *const *kept_at(const struct vet_kept *k, uint32_t insn, size_t *cnt)
+{
+	if (!k->env || !k->off || insn >= k->env->insn_cnt) {
+		*cnt = 0;
+		return NULL;
+	}
+	*cnt = k->off[insn + 1] - k->off[insn];
+	return k->by_insn + k->off[insn];
+}
+
+void kept_free(struct vet_kept *k)
+{
+	if (!k)
+		return;
+	if (k->env) {
+		drop_kept(k->env);
+		free(k->env);
+	}
+	free(k->off);
+	free(k->by_insn);
+	free(k);
+}
+
+static int verify_with(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		       struct bpfvet_result *res, struct vet_trace *trace,
+		       struct vet_guide *guide, struct vet_kept *kept)
+{
 	struct vet_env *env;
 	char msg[sizeof(((struct vet_log *)0)->last_line)];
+	enum vet_fault fault;
 	uint64_t t0, ns;
 	int err;
 
 	if (!prog || !res || res->sz < offsetof(struct bpfvet_result, error))
+		return -EINVAL;
+	if (fault_by_name(OPTS_GET(opts, fault, NULL), &fault))
 		return -EINVAL;
 	if (prog->problem) {
 		size_t sz = res->sz;
@@ -436,14 +555,19 @@ int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_
 		return -ENOMEM;
 	err = env_init(env, prog, opts);
 	env->trace = trace;
+	env->fault = fault;
+	env->guide = guide;
+	env->keep_states = kept != NULL;
+	/* One concrete path: nothing to prune against. */
+	if (guide)
+		env->opts_off |= BPFVET_NO_PRUNE;
 	if (!err)
 		err = check_load_caps(env);
 	t0 = now_ns();
 	if (!err)
 		err = env_alloc(env);
 	if (err == -ENOMEM) {
-		env_free(env);
-		free(env);
+		env_discard(env);
 		return err;
 	}
 	/* The compiler's offsets for another kernel's types mean nothing. */
@@ -456,13 +580,11 @@ int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_
 	if (!err)
 		err = run_walk(env);
 	if (env->log.oom) {
-		env_free(env);
-		free(env);
+		env_discard(env);
 		return -ENOMEM;
 	}
 	if (err == -ENOMEM && !env->unsupported) {
-		env_free(env);
-		free(env);
+		env_discard(env);
 		return err;
 	}
 	snprintf(msg, sizeof(msg), "%s", env->log.last_line);
@@ -474,6 +596,10 @@ int verify_traced(const struct bpfvet_program *prog, const struct bpfvet_verify_
 	fill_result(env, err, ns, msg, res);
 	trace_render(env);
 	env_free(env);
-	free(env);
+	/* The kept checkpoints live in the env's memory: it goes with them. */
+	if (kept)
+		kept->env = env;
+	else
+		free(env);
 	return 0;
 }
