@@ -748,6 +748,54 @@ void bpfvet_runner__free(struct bpfvet_runner *runner);
 int bpfvet_program__test_run(const struct bpfvet_program *prog,
 			     struct bpfvet_test_run_opts *opts);
 
+/* ------------------------------------------------------------------ */
+/* Self-check: the verifier's states against concrete runs             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Verifies the program, then runs it on random packets in the
+ * interpreter (socket filters, tc and XDP programs) and walks the
+ * verifier along each run: at every instruction the run's registers and
+ * stack must lie inside the abstract state the verifier holds there, and
+ * at every prune point inside each checkpoint of the verification that
+ * would subsume that state; the run must take only branches the
+ * verifier found possible, never fault, and the walk along it must pass
+ * every check (a failure there is one that pruning hid). docs/selfcheck.md.
+ */
+struct bpfvet_selfcheck_opts {
+	size_t sz;
+	uint32_t runs;			/* 0: 100 */
+	uint64_t seed;			/* runs are (seed, i), i = 0..runs-1 */
+	const struct bpfvet_verify_opts *verify;	/* log, caps, switches, fault */
+};
+#define bpfvet_selfcheck_opts__last_field verify
+
+struct bpfvet_selfcheck_result {
+	size_t sz;
+	/* The verification's verdict and error; no run is made unless it
+	 * accepts. */
+	enum bpfvet_verdict verdict;
+	char error[256];
+	uint64_t runs;			/* runs made */
+	uint64_t runs_checked;		/* followed to their end */
+	uint64_t runs_unsupported;	/* a helper or field the interpreter lacks */
+	uint64_t steps;			/* instructions compared */
+	uint64_t prune_checks;		/* checkpoints that subsumed a walk's state */
+	uint64_t unchecked;		/* pointers of kinds not compared */
+	uint64_t violations;
+	/* The first violation: the run (seed, i) and its packet, the
+	 * instruction, what the run held and what the verifier did. */
+	char violation[1024];
+};
+#define bpfvet_selfcheck_result__last_field violation
+
+/* 0 when the check ran (see res), -EOPNOTSUPP for a program type the
+ * interpreter does not run, -ENOEXEC for a program the loader spoiled,
+ * other negative errnos for bad arguments or no memory. */
+int bpfvet_program__selfcheck(const struct bpfvet_program *prog,
+			      const struct bpfvet_selfcheck_opts *opts,
+			      struct bpfvet_selfcheck_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@ static void usage(FILE *f)
 		"       bpfvet kernel OBJ.o... [options]     compare with the running kernel\n"
 		"       bpfvet explain OBJ.o... [-p GLOB]    why a program is rejected (or slow)\n"
 		"       bpfvet report OBJ.o... -o FILE.html  an HTML page: heatmap, failing path\n"
+		"       bpfvet selfcheck OBJ.o... [-n RUNS]  the verifier's states against concrete runs\n"
 		"       bpfvet help | --help | --version\n"
 		"Run 'bpfvet COMMAND --help' for the options of a command.\n");
 }
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(cmd, "selfcheck"))
+		return cmd_selfcheck(argc - 1, argv + 1);
 	if (!strcmp(cmd, "kernel"))
 		return cmd_kernel(argc - 1, argv + 1);
 	/* `bpfvet OBJ.o...` is shorthand for `bpfvet verify OBJ.o...`. */

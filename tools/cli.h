@@ -204,5 +204,6 @@ int cmd_verify(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_selfcheck(int argc, char **argv);
 
 #endif

@@ -656,3 +656,13 @@ const char *interp_kind_name(enum interp_kind k)
 
 	return (unsigned)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
 }
+
+uint32_t interp_pkt_len(const struct interp *it)
+{
+	return it->data_end - it->data;
+}
+
+uint32_t interp_tail_calls(const struct interp *it)
+{
+	return it->tail_calls;
+}

@@ -123,6 +123,10 @@ int interp_stack_byte(const struct interp *it, int frame, int off,
 		      uint8_t *byte, struct interp_tag *tag);
 /* The offset of a pointer in its region (for IK_PKT*: from data). */
 int64_t interp_ptr_off(const struct interp *it, struct interp_reg r);
+/* The packet's length: data_end's offset from data. */
+uint32_t interp_pkt_len(const struct interp *it);
+/* Tail calls taken so far: after one, the run is in another program. */
+uint32_t interp_tail_calls(const struct interp *it);
 /* Collects retval, data_out and ctx_out once exited (TEST_RUN's view). */
 int interp_output(const struct interp *it, struct interp_output *out);
 

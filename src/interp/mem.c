@@ -59,6 +59,12 @@ static uint8_t *resolve(struct interp *it, struct interp_reg addr, int64_t off, 
 		interp_faultf(it, "%s through a scalar %#llx", write ? "write" : "read",
 			      (unsigned long long)addr.val);
 		return NULL;
+	case IK_MAP:
+		/* The verifier lets programs read the kernel's struct bpf_map
+		 * (its BTF) through a map pointer; no such struct here. */
+		interp_faultf(it, "%s of the kernel's struct bpf_map is not modelled",
+			      write ? "write" : "read");
+		return NULL;
 	default:
 		interp_faultf(it, "%s through a %s pointer", write ? "write" : "read",
 			      interp_kind_name(t.kind));

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 struct vet_env;
+struct vstate;
 
 /* guide->next's answer when the concrete run ended at that instruction
  * (its exit, or a tail call, after which nothing is compared). */
@@ -31,6 +32,9 @@ struct vet_guide {
 	/* After the instruction: the index of the instruction the run
 	 * executes next, or GUIDE_END. */
 	int64_t (*next)(void *ctx, struct vet_env *env);
+	/* Optional: whether a path's state st holds the run's, to choose
+	 * between two paths to the same instruction (a jump by 0). */
+	bool (*fits)(void *ctx, struct vet_env *env, const struct vstate *st);
 	void *ctx;
 	/* Set by the walk. */
 	bool stopped;		/* visit said stop */

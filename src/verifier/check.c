@@ -525,19 +525,44 @@ static void drop_pending_head(struct vet_env *env)
 	env->stack_size--;
 }
 
+/* Drops the path queued before the most recent one. */
+static void drop_second_pending(struct vet_env *env)
+{
+	struct stack_elem *head = env->head;
+
+	env->head = head->next;
+	env->head->prev = NULL;
+	drop_pending_head(env);
+	head->next = env->head;
+	if (env->head)
+		env->head->prev = head;
+	env->head = head;
+}
+
 /* A guided walk after an instruction (guide.h): keeps the path to where
  * the concrete run went. Paths the instruction queued are all there is
  * pending (the others were dropped before), the newest first. *resume:
  * the run went to a queued one, now at the head, which finish_path()
  * resumes; *path_done: the walk ends here (the run ended, or left the
  * verifier's paths). */
-static void guide_follow(struct vet_env *env, bool *path_done, bool *resume)
+static void guide_follow(struct vet_env *env, uint32_t at, bool *path_done, bool *resume)
 {
 	struct vet_guide *g = env->guide;
 	int64_t want = g->next(g->ctx, env);
+	/* A jump to insn 0 leaves insn_idx at -1 until the increment. */
+	int64_t cur_next = (uint32_t)(env->insn_idx + 1);
 
 	*resume = false;
-	if (!*path_done && want == (int64_t)env->insn_idx + 1) {
+	if (!*path_done && want == cur_next) {
+		/* A queued path to the same place (a jump by 0): the run's
+		 * values tell which of the two it took. */
+		if (env->head && env->head->insn_idx == want && g->fits &&
+		    !g->fits(g->ctx, env, env->cur) && g->fits(g->ctx, env, &env->head->st)) {
+			while (env->head->next)
+				drop_second_pending(env);
+			*resume = true;
+			return;
+		}
 		while (env->head)
 			drop_pending_head(env);
 		return;
@@ -550,7 +575,7 @@ static void guide_follow(struct vet_env *env, bool *path_done, bool *resume)
 	}
 	if (!*path_done || want != GUIDE_END) {
 		g->diverged = true;
-		g->diverged_at = env->insn_idx;
+		g->diverged_at = at;
 		g->diverged_to = want;
 	}
 	while (env->head)
@@ -580,7 +605,9 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	int err;
 
 	scratch_all(env);
-	err = update_branch_counts(env, env->cur);
+	/* A guided walk stores no checkpoint, and leaves paths midway (in a
+	 * loop, say): nothing to account. */
+	err = env->guide ? 0 : update_branch_counts(env, env->cur);
 	if (err)
 		return err;
 	err = stack_live_update(env);
@@ -702,7 +729,7 @@ int do_check(struct vet_env *env)
 		if (env->guide) {
 			bool resume;
 
-			guide_follow(env, &path_done, &resume);
+			guide_follow(env, prev_insn_idx, &path_done, &resume);
 			if (resume) {
 				err = finish_path(env, &prev_insn_idx, &done);
 				if (err)

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bpfvet_program__selfcheck(): one verification that keeps its
+ * checkpoints, then runs on random packets, each followed by a walk of
+ * the verifier guided by the run (selfcheck.h). What counts as a
+ * violation: a run's state outside the walk's, or outside a checkpoint
+ * that would subsume the walk's state; a branch the verifier found
+ * impossible; a fault of the run; the walk along the run failing a check
+ * (which the verification, pruning that path, never made).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "selfcheck.h"
+
+#define DEFAULT_RUNS 100
+/* The verifier processes at most a million instructions: a longer run
+ * cannot be walked, and is left unchecked. */
+#define MAX_STEPS 1000000u
+#define MAX_PACKET 256
+
+#define OPTS_OK(opts, field) \
+	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
+#define OPTS_GET(opts, field, def) (OPTS_OK(opts, field) ? (opts)->field : (def))
+
+/* One run and the walk along it. */
+struct run {
+	const struct bpfvet_program *prog;
+	const struct vet_kept *kept;
+	struct interp *it;
+	struct bpfvet_selfcheck_result *res;
+	struct contain_stats cs;
+	uint64_t seed, idx;
+	const uint8_t *pkt;
+	uint32_t pkt_len;
+	uint32_t at;		/* the instruction being run */
+	bool violated;		/* res->violation says it (the first one) */
+	bool left;		/* the run went where nothing is compared */
+	bool unsupported;
+};
+
+static void describe(struct run *r, uint32_t insn, const char *fmt, const char *why)
+{
+	char text[160] = "?", hex[2 * 32 + 1] = "";
+	size_t n;
+
+	r->violated = true;
+	if (r->res->violations++)
+		return;
+	bpfvet_program__disasm(r->prog, insn, text, sizeof(text));
+	for (uint32_t i = 0; i < r->pkt_len && i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", r->pkt[i]);
+	n = (size_t)snprintf(r->res->violation, sizeof(r->res->violation),
+			     "run %llu of seed %llu (packet of %u bytes: %s%s), insn %u: %s: ",
+			     (unsigned long long)r->idx, (unsigned long long)r->seed, r->pkt_len,
+			     hex, r->pkt_len > 32 ? "..." : "", insn, text);
+	if (n < sizeof(r->res->violation))
+		snprintf(r->res->violation + n, sizeof(r->res->violation) - n, fmt, why);
+}
+
+/* Checkpoints the verification kept here that would subsume the walk's
+ * state must contain the run's too. */
+static void check_checkpoints(struct run *r, struct vet_env *env)
+{
+	size_t n;
+	const struct vstate *const *ks = kept_at(r->kept, env->insn_idx, &n);
+	char why[640], msg[700];
+
+	for (size_t i = 0; i < n && !r->violated; i++) {
+		if (!states_equal(env, ks[i], env->cur, NOT_EXACT))
+			continue;
+		r->res->prune_checks++;
+		if (!contain_state(env, ks[i], r->it, CONTAIN_CHECKPOINT, &r->cs, why,
+				   sizeof(why)))
+			continue;
+		snprintf(msg, sizeof(msg), "a checkpoint here subsumes the walk's state "
+			 "but not the run's: %s", why);
+		describe(r, env->insn_idx, "%s", msg);
+	}
+}
+
+static int run_visit(void *ctx, struct vet_env *env)
+{
+	struct run *r = ctx;
+	char why[640];
+
+	if (interp_pc(r->it) != env->insn_idx) {
+		snprintf(why, sizeof(why), "the run is at insn %zu", interp_pc(r->it));
+		describe(r, env->insn_idx, "%s", why);
+		return 1;
+	}
+	r->at = env->insn_idx;
+	r->res->steps++;
+	if (contain_state(env, env->cur, r->it, CONTAIN_WALK, &r->cs, why, sizeof(why))) {
+		describe(r, env->insn_idx, "%s", why);
+		return 1;
+	}
+	if (env->aux[env->insn_idx].prune_point)
+		check_checkpoints(r, env);
+	return r->violated ? 1 : 0;
+}
+
+static bool run_fits(void *ctx, struct vet_env *env, const struct vstate *st)
+{
+	struct run *r = ctx;
+	struct contain_stats cs = { 0 };
+	char why[64];
+
+	return !contain_state(env, st, r->it, CONTAIN_WALK, &cs, why, sizeof(why));
+}
+
+static int64_t run_next(void *ctx, struct vet_env *env)
+{
+	struct run *r = ctx;
+	uint32_t tails = interp_tail_calls(r->it);
+
+	const struct bpfvet_insn *in = &env->insns[r->at];
+
+	switch (interp_step(r->it)) {
+	case INTERP_EXITED:
+		/* LD_ABS and LD_IND past the packet end the program with 0: a
+		 * way out that the verifier's path does not take. */
+		if (BPF_CLASS(in->code) == BPF_LD &&
+		    (BPF_MODE(in->code) == BPF_ABS || BPF_MODE(in->code) == BPF_IND))
+			r->left = true;
+		return GUIDE_END;
+	case INTERP_FAULT:
+		if (interp_unsupported(r->it))
+			r->unsupported = true;
+		else
+			describe(r, r->at, "the run faulted: %s", interp_fault(r->it));
+		r->left = true;
+		return GUIDE_END;
+	default:
+		break;
+	}
+	if (interp_tail_calls(r->it) != tails) {
+		r->left = true;		/* now in another program */
+		return GUIDE_END;
+	}
+	return (int64_t)interp_pc(r->it);
+}
+
+/* After the walk: what it said about the run. */
+static void judge(struct run *r, const struct vet_guide *g, const struct bpfvet_result *gres)
+{
+	char why[400];
+
+	if (r->violated || r->unsupported)
+		return;
+	if (gres->verdict == BPFVET_REJECTED && !r->left) {
+		if (!strncmp(gres->error, "BPF program is too large", 24)) {
+			r->left = true;
+			return;
+		}
+		snprintf(why, sizeof(why), "the walk along this run fails (%s), a failure the "
+			 "verification never met: pruning hid it", gres->error);
+		describe(r, (uint32_t)interp_pc(r->it), "%s", why);
+		return;
+	}
+	if (!g->diverged || r->left)
+		return;
+	if (g->diverged_to == GUIDE_END)
+		snprintf(why, sizeof(why), "the run ended here, the verifier's path goes on");
+	else
+		snprintf(why, sizeof(why), "the run went on to insn %lld, a way the verifier "
+			 "found impossible", (long long)g->diverged_to);
+	describe(r, g->diverged_at, "%s", why);
+}
+
+static void walk_opts(const struct bpfvet_verify_opts *in, struct bpfvet_verify_opts *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->sz = sizeof(*out);
+	out->prog_flags = OPTS_GET(in, prog_flags, 0u);
+	out->drop_caps = OPTS_GET(in, drop_caps, 0u);
+	out->disable = OPTS_GET(in, disable, 0ull);
+	out->enable = OPTS_GET(in, enable, 0ull);
+	out->fault = OPTS_GET(in, fault, (const char *)NULL);
+}
+
+/* One run: 0, or a negative errno (the interpreter refused the input:
+ * -EOPNOTSUPP for the program type). */
+static int one_run(struct run *r, struct interp_maps *maps, const struct bpfvet_verify_opts *vo)
+{
+	uint8_t pkt[MAX_PACKET];
+	struct interp_input in = { .data = pkt, .seed = r->seed ^ r->idx, .max_steps = MAX_STEPS };
+	struct bpfvet_result gres = { .sz = sizeof(gres) };
+	struct vet_guide g = { .visit = run_visit, .next = run_next, .fits = run_fits, .ctx = r };
+	char eb[160];
+	int err;
+
+	selfcheck_input(r->seed, r->idx, pkt, &in.data_size);
+	r->pkt = pkt;
+	r->pkt_len = in.data_size;
+	err = interp_new(r->prog, maps, &in, &r->it, eb, sizeof(eb));
+	if (err)
+		return err;
+	r->res->runs++;
+	err = verify_guided(r->prog, vo, &gres, &g);
+	if (!err)
+		judge(r, &g, &gres);
+	if (!err && r->unsupported)
+		r->res->runs_unsupported++;
+	else if (!err && !r->violated && !r->left)
+		r->res->runs_checked++;
+	interp_free(r->it);
+	r->it = NULL;
+	return err;
+}
+
+static int run_all(const struct bpfvet_program *prog, const struct bpfvet_selfcheck_opts *opts,
+		   const struct vet_kept *kept, struct bpfvet_selfcheck_result *res)
+{
+	struct bpfvet_verify_opts vo;
+	struct interp_maps *maps;
+	uint32_t runs = OPTS_GET(opts, runs, 0u);
+	int err;
+
+	walk_opts(OPTS_GET(opts, verify, (const struct bpfvet_verify_opts *)NULL), &vo);
+	err = interp_maps_for_program(prog, &maps);
+	if (err)
+		return err;
+	for (uint64_t i = 0; i < (runs ? runs : DEFAULT_RUNS); i++) {
+		struct run r = {
+			.prog = prog, .kept = kept, .res = res,
+			.seed = OPTS_GET(opts, seed, 0ull), .idx = i,
+		};
+
+		err = one_run(&r, maps, &vo);
+		res->unchecked += r.cs.unchecked;
+		/* TEST_RUN would refuse this packet too: try the next one. */
+		if (err == -EINVAL)
+			continue;
+		if (err)
+			break;
+	}
+	interp_maps_free(maps);
+	return err == -EINVAL ? 0 : err;
+}
+
+int bpfvet_program__selfcheck(const struct bpfvet_program *prog,
+			      const struct bpfvet_selfcheck_opts *opts,
+			      struct bpfvet_selfcheck_result *res)
+{
+	struct bpfvet_result vres = { .sz = sizeof(vres) };
+	struct vet_kept *kept = NULL;
+	int err;
+
+	if (!prog || !res || res->sz < sizeof(*res))
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	res->sz = sizeof(*res);
+	err = verify_keep(prog, OPTS_GET(opts, verify, (const struct bpfvet_verify_opts *)NULL),
+			  &vres, &kept);
+	res->verdict = vres.verdict;
+	snprintf(res->error, sizeof(res->error), "%s", vres.error);
+	if (!err && vres.verdict == BPFVET_ACCEPTED)
+		err = run_all(prog, opts, kept, res);
+	kept_free(kept);
+	return err;
+}
