@@ -307,7 +307,8 @@ static bool xdp_load(struct interp *it, int off, int size, struct interp_reg *ds
 	if (off == XDP_DATA_META)
 		return pkt_ptr(it, IK_PKT_META, it->meta, size, dst);
 	if (off >= XDP_EGRESS_IFINDEX)
-		return interp_faultf(it, "xdp_md->egress_ifindex has no device in TEST_RUN");
+		return interp_faultf(it, "xdp_md->egress_ifindex (no device in TEST_RUN) "
+				     "is not modelled");
 	dst->val = 0;
 	memcpy(&dst->val, it->ctx + off, (size_t)size);
 	return true;

@@ -666,3 +666,8 @@ uint32_t interp_tail_calls(const struct interp *it)
 {
 	return it->tail_calls;
 }
+
+int32_t interp_meta_off(const struct interp *it)
+{
+	return (int32_t)it->meta - (int32_t)it->data;
+}

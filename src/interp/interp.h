@@ -125,6 +125,8 @@ int interp_stack_byte(const struct interp *it, int frame, int off,
 int64_t interp_ptr_off(const struct interp *it, struct interp_reg r);
 /* The packet's length: data_end's offset from data. */
 uint32_t interp_pkt_len(const struct interp *it);
+/* Where data_meta is: its offset from data (0 or less). */
+int32_t interp_meta_off(const struct interp *it);
 /* Tail calls taken so far: after one, the run is in another program. */
 uint32_t interp_tail_calls(const struct interp *it);
 /* Collects retval, data_out and ctx_out once exited (TEST_RUN's view). */

@@ -40,6 +40,7 @@ static const struct {
 	[KVER_LINKED_ADD_CONST] = { KV(6, 11, 0), "scalars linked across +const (6.11)" },
 	[KVER_NEG_TRACKING] = { KV(6, 13, 0), "BPF_NEG bounds tracked (after 6.12)" },
 	[KVER_END_TRACKING] = { KV(6, 13, 0), "BPF_END bounds and le64 ids tracked (after 6.12)" },
+	[KVER_LDSX_UNLINK] = { KV(6, 13, 0), "sign-extending fills unlinked (after 6.12)" },
 	/* Pointer trust. */
 	[KVER_PTR_TRUSTED] = { KV(6, 2, 0), "trusted pointers (6.2)" },
 	[KVER_WALK_UNTRUSTED] = { KV(6, 13, 0), "walked pointers untrusted (after 6.12)" },

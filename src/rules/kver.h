@@ -85,6 +85,12 @@ enum kver_feature {
 	 * record: be16 of a u16 gives scalar()). The records place it after
 	 * 6.12. */
 	KVER_END_TRACKING,
+	/* A sign-extending load that may change the value (its sign bit may
+	 * be set) leaves the links of the spill it fills from; before, the
+	 * filled register kept the spill's id (the 6.12 source), and a branch
+	 * on it narrowed the spill by the extended value. Live 6.18.44:
+	 * s8 of [0,127] keeps id=1, s8 of [0,255] has none. */
+	KVER_LDSX_UNLINK,
 	/* Pointer trust (helper and ctx typing). */
 	/* Pointers carry trust: tracing, LSM and iterator ctx arguments
 	 * are trusted_ptr_, walks follow the RCU and __safe_* rules (6.2).

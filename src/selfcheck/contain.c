@@ -143,6 +143,10 @@ static int contain_ptr(struct contain *c, const char *what, const struct reg_sta
 		return 0;
 	case IK_PKT_END:
 		return 0;
+	case IK_PKT_META:
+		/* The verifier counts a meta pointer's offset from data_meta. */
+		off -= interp_meta_off(c->it);
+		break;
 	default:
 		break;
 	}
@@ -154,6 +158,8 @@ static int contain_ptr(struct contain *c, const char *what, const struct reg_sta
 	/* The bytes a packet pointer's range vouches for are in the packet. */
 	if (kind == IK_PKT && a->range > 0 && var + a->range > (int64_t)interp_pkt_len(c->it))
 		return differ(c, what, a, frame, conc, "range past the packet's end");
+	if (kind == IK_PKT_META && a->range > 0 && var + a->range > -interp_meta_off(c->it))
+		return differ(c, what, a, frame, conc, "range past the metadata's end");
 	return 0;
 }
 
@@ -221,6 +227,25 @@ static int slot_bytes(const struct contain *c, uint32_t fr, int spi, uint8_t b[8
 	return 0;
 }
 
+/* A narrow spill keeps the whole register's state (the kernel's
+ * save_register_state): the slot holds its low n bytes. When the value
+ * fits in them, they are the value; else only the tnum's low bits say
+ * something about them. */
+static int contain_narrow(struct contain *c, const char *what, const struct reg_state *a,
+			  uint32_t frame, struct interp_reg conc, int n)
+{
+	uint64_t low = (1ull << (8 * n)) - 1;
+
+	if (a->b.umax <= low)
+		return contain_reg(c, what, a, frame, conc);
+	if (!precise_enough(c, a))
+		return 0;
+	c->cs->regs++;
+	if ((conc.val ^ a->b.var_off.value) & ~a->b.var_off.mask & low)
+		return differ(c, what, a, frame, conc, "low bytes outside its tnum");
+	return 0;
+}
+
 /* A spilled register: the whole slot, or a scalar in its first n bytes
  * (a narrow spill at the slot's address). */
 static int contain_spill(struct contain *c, const struct stack_slot *s, uint32_t fr, int spi,
@@ -242,6 +267,8 @@ static int contain_spill(struct contain *c, const struct stack_slot *s, uint32_t
 		conc.tag.kind = IK_SCALAR;
 	}
 	snprintf(what, sizeof(what), "frame %u fp-%d (spilled)", fr, 8 * (spi + 1));
+	if (n < 8)
+		return contain_narrow(c, what, &s->spilled_ptr, fr, conc, n);
 	return contain_reg(c, what, &s->spilled_ptr, fr, conc);
 }
 

@@ -76,6 +76,13 @@ static void collect_linked_regs(const struct vet_env *env, struct vstate *st, ui
 	}
 }
 
+/* A scalar's offset from its link's base: 0 unless it is linked by a
+ * "+const" (an offset left behind where the link was dropped is none). */
+static int64_t link_off(const struct reg_state *r)
+{
+	return r->id & BPF_ADD_CONST ? r->off : 0;
+}
+
 static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 			     const struct linked_regs *set)
 {
@@ -90,8 +97,7 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 		if ((reg->id & ~BPF_ADD_CONST) != (known->id & ~BPF_ADD_CONST))
 			continue;
 		subreg_def = reg->subreg_def;
-		if ((!(reg->id & BPF_ADD_CONST) && !(known->id & BPF_ADD_CONST)) ||
-		    reg->off == known->off) {
+		if (link_off(reg) == link_off(known)) {
 			*reg = *known;
 			reg->subreg_def = subreg_def;
 			continue;
@@ -101,7 +107,7 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 		id = reg->id;
 		/* In 64 bits: 32-bit offsets of 32-bit links differ by more
 		 * than an int32 holds (w7 += INT_MIN). */
-		bounds_const(&delta, (uint64_t)((int64_t)reg->off - (int64_t)known->off));
+		bounds_const(&delta, (uint64_t)(link_off(reg) - link_off(known)));
 		*reg = *known;
 		reg->off = off;
 		reg->id = id;

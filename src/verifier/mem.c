@@ -415,6 +415,20 @@ static int access_tp_buffer(struct vet_env *env, uint32_t regno, int off, int si
 	return 0;
 }
 
+/* A sign-extending load whose value may have its sign bit set gives
+ * another value than the spill it fills from: it leaves that spill's
+ * links, id and +const offset (6.18; the 6.12 source kept them). */
+static void unlink_if_extended(const struct vet_env *env, struct reg_state *r, int size)
+{
+	uint64_t umax = r->b.umax;
+	int width = umax ? 64 - __builtin_clzll(umax) : 0;
+
+	if (env_has(env, KVER_LDSX_UNLINK) && width >= size * 8) {
+		r->id = 0;
+		r->off = 0;
+	}
+}
+
 int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
 		     int off, int size, enum access_type t, int value_regno,
 		     bool strict_alignment_once, bool is_ldsx)
@@ -478,10 +492,12 @@ int check_mem_access(struct vet_env *env, uint32_t insn_idx, uint32_t regno,
 	    cur_regs(env)[value_regno].type == SCALAR_VALUE) {
 		struct bounds *b = &cur_regs(env)[value_regno].b;
 
-		if (is_ldsx)
+		if (is_ldsx) {
+			unlink_if_extended(env, &cur_regs(env)[value_regno], size);
 			bounds_sext(b, size);
-		else
+		} else {
 			bounds_truncate(b, size);
+		}
 	}
 	return err;
 }

@@ -434,8 +434,10 @@ static int read_partial_spill(struct vet_env *env, struct func_state *f, int off
 
 		*dst = s->spilled_ptr;
 		dst->subreg_def = subreg_def;
-		if (reg_bit_width(&s->spilled_ptr) > size * 8)
-			dst->id = 0;
+		if (reg_bit_width(&s->spilled_ptr) > size * 8) {
+			dst->id = 0;	/* a narrowing fill: no link, no +const */
+			dst->off = 0;
+		}
 		return 0;
 	}
 	for (i = 0; i < size; i++) {

@@ -46,6 +46,8 @@ struct file_state {
 	bool in_prog;
 	struct fixture_prog prog;
 	int progs, runs, accepted;
+	uint64_t sc_runs, sc_checked;	/* selfcheck's runs, followed to the end */
+	int sc_bad;			/* programs with a violation */
 };
 
 static bool is_hex(const char *s, size_t *bytes)
@@ -173,7 +175,33 @@ static int parse_r(struct file_state *st, char *line)
 	return 0;
 }
 
-/* The program is complete: bpfvet must accept it as the kernel did. */
+/* bpfvet selfcheck on an accepted program: runs on random packets, each
+ * compared with the verifier's states (INTERP_SELFCHECK_RUNS, default
+ * 10; 0 leaves it out). Returns the violations. */
+static uint64_t self_check(struct file_state *st, const struct bpfvet_program *prog)
+{
+	const char *env = getenv("INTERP_SELFCHECK_RUNS");
+	struct bpfvet_selfcheck_opts so = {
+		.sz = sizeof(so), .runs = env ? (uint32_t)strtoul(env, NULL, 10) : 10,
+		.seed = (uint64_t)st->prog.index,
+	};
+	struct bpfvet_selfcheck_result sr = { .sz = sizeof(sr) };
+
+	if (!so.runs)
+		return 0;
+	if (bpfvet_program__selfcheck(prog, &so, &sr)) {
+		printf("%s: program %d: selfcheck did not run\n", st->path, st->prog.index);
+		return 1;
+	}
+	st->sc_runs += sr.runs;
+	st->sc_checked += sr.runs_checked;
+	if (sr.violations)
+		printf("%s: program %d: %s\n", st->path, st->prog.index, sr.violation);
+	return sr.violations;
+}
+
+/* The program is complete: bpfvet must accept it as the kernel did, and
+ * its states must hold the concrete runs. */
 static int end_prog(struct file_state *st)
 {
 	struct fixture_prog *p = &st->prog;
@@ -194,6 +222,8 @@ static int end_prog(struct file_state *st)
 	err = bpfvet_program__from_insns(&o, &prog);
 	if (!err)
 		err = bpfvet_program__verify(prog, &vo, &res);
+	if (!err && res.verdict == BPFVET_ACCEPTED && self_check(st, prog))
+		st->sc_bad++;
 	bpfvet_program__free(prog);
 	free(p->insns);
 	p->insns = NULL;
@@ -256,8 +286,13 @@ static void check_file(struct test_ctx *t, const char *path)
 	free(st.prog.insns);
 	CHECK_MSG(t, !st.in_prog, "%s: the last program is not ended", path);
 	CHECK_MSG(t, st.progs > 0, "%s: no programs", path);
-	printf("%s: %d programs, %d runs, %d accepted by bpfvet\n",
-	       path, st.progs, st.runs, st.accepted);
+	CHECK_MSG(t, !st.sc_bad, "%s: selfcheck found violations in %d programs", path,
+		  st.sc_bad);
+	CHECK_MSG(t, st.sc_checked > 0 || !st.sc_runs, "%s: no selfcheck run followed", path);
+	printf("%s: %d programs, %d runs, %d accepted by bpfvet; selfcheck: %llu runs "
+	       "(%llu followed to the end), %d programs with a violation\n",
+	       path, st.progs, st.runs, st.accepted, (unsigned long long)st.sc_runs,
+	       (unsigned long long)st.sc_checked, st.sc_bad);
 out:
 	if (in)
 		gzclose(in);
