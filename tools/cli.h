@@ -87,6 +87,9 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
  * it cannot be read, reported the first time. */
 int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o);
 void open_args_free(struct open_args *a);
+/* The last resort of a command's option parser: a target option, or an
+ * error naming the command ("bpfvet CMD: bad option"). 0 or -1. */
+int open_args_last(int argc, char **argv, int *i, struct open_args *a, const char *cmd);
 /* Fills what is still unset from the running kernel (/sys/kernel/btf/vmlinux,
  * its config and release, what libbpf would probe); cfg holds the config
  * path. */

@@ -50,15 +50,7 @@ static int dump_option(int argc, char **argv, int *i, void *args)
 		}
 		return prog_filter_add(&a->filter, v);
 	}
-	switch (open_args_parse(argc, argv, i, &a->open)) {
-	case 1:
-		return 0;
-	case -1:
-		return -1;
-	default:
-		fprintf(stderr, "bpfvet dump: bad option '%s'\n", s);
-		return -1;
-	}
+	return open_args_last(argc, argv, i, &a->open, "dump");
 }
 
 static const char *type_str(const char *name, char *buf, size_t sz, uint32_t v)

@@ -75,15 +75,7 @@ static int explain_option(int argc, char **argv, int *i, void *args)
 		}
 		return prog_filter_add(&a->filter, v);
 	}
-	switch (open_args_parse(argc, argv, i, &a->open)) {
-	case 1:
-		return 0;
-	case -1:
-		return -1;
-	default:
-		fprintf(stderr, "bpfvet explain: bad option '%s'\n", s);
-		return -1;
-	}
+	return open_args_last(argc, argv, i, &a->open, "explain");
 }
 
 /* ---- text ---- */

@@ -60,15 +60,7 @@ static int report_option(int argc, char **argv, int *i, void *args)
 			return prog_filter_add(&a->filter, v);
 		return 0;
 	}
-	switch (open_args_parse(argc, argv, i, &a->open)) {
-	case 1:
-		return 0;
-	case -1:
-		return -1;
-	default:
-		fprintf(stderr, "bpfvet report: bad option '%s'\n", s);
-		return -1;
-	}
+	return open_args_last(argc, argv, i, &a->open, "report");
 }
 
 static int report_one(const struct report_args *a, struct report_run *run, const char *path,

@@ -85,15 +85,7 @@ static int selfcheck_option(int argc, char **argv, int *i, void *args)
 		}
 		return parse_num(v, UINT64_MAX, &a->seed);
 	}
-	switch (open_args_parse(argc, argv, i, &a->open)) {
-	case 1:
-		return 0;
-	case -1:
-		return -1;
-	default:
-		fprintf(stderr, "bpfvet selfcheck: bad option '%s'\n", s);
-		return -1;
-	}
+	return open_args_last(argc, argv, i, &a->open, "selfcheck");
 }
 
 static int selfcheck_visit(void *ctx, const char *path, struct bpfvet_program *p, int nth)

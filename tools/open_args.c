@@ -271,3 +271,16 @@ void open_args_free(struct open_args *a)
 	target_profile_free(a->profile);
 	a->profile = NULL;
 }
+
+int open_args_last(int argc, char **argv, int *i, struct open_args *a, const char *cmd)
+{
+	switch (open_args_parse(argc, argv, i, a)) {
+	case 1:
+		return 0;
+	case -1:
+		return -1;
+	default:
+		fprintf(stderr, "bpfvet %s: bad option '%s'\n", cmd, argv[*i]);
+		return -1;
+	}
+}
