@@ -37,6 +37,8 @@ struct vet_guide {
 	bool (*fits)(void *ctx, struct vet_env *env, const struct vstate *st);
 	void *ctx;
 	/* Set by the walk. */
+	bool replaying;		/* re-walking a fork of the last instruction */
+	int64_t replay_want;	/* where the run went after it */
 	bool stopped;		/* visit said stop */
 	bool diverged;		/* the run left the verifier's paths */
 	uint32_t diverged_at;	/* after this instruction ... */

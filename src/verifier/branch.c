@@ -96,6 +96,11 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 			continue;
 		if ((reg->id & ~BPF_ADD_CONST) != (known->id & ~BPF_ADD_CONST))
 			continue;
+		/* A 64-bit "+const" and a 32-bit one of the same base: neither
+		 * says the other's upper half; the kernel leaves the pair. */
+		if ((reg->id & BPF_ADD_CONST) && (known->id & BPF_ADD_CONST) &&
+		    (reg->id & BPF_ADD_CONST) != (known->id & BPF_ADD_CONST))
+			continue;
 		subreg_def = reg->subreg_def;
 		if (link_off(reg) == link_off(known)) {
 			*reg = *known;

@@ -548,11 +548,25 @@ static void drop_second_pending(struct vet_env *env)
 static void guide_follow(struct vet_env *env, uint32_t at, bool *path_done, bool *resume)
 {
 	struct vet_guide *g = env->guide;
-	int64_t want = g->next(g->ctx, env);
+	int64_t want = g->replaying ? g->replay_want : g->next(g->ctx, env);
 	/* A jump to insn 0 leaves insn_idx at -1 until the increment. */
 	int64_t cur_next = (uint32_t)(env->insn_idx + 1);
 
 	*resume = false;
+	g->replaying = false;
+	/* The instruction forked its operand (r &= K of a 0 or -1, say) and
+	 * queued the other value at itself: when this path's state does not
+	 * hold the run's, the run took the other value. The instruction is
+	 * walked again on that fork, the run having run it already. */
+	if (!*path_done && env->head && env->head->insn_idx == at && g->fits &&
+	    !env->head->st.speculative && !g->fits(g->ctx, env, env->cur)) {
+		while (env->head->next)
+			drop_second_pending(env);
+		g->replaying = true;
+		g->replay_want = want;
+		*resume = true;
+		return;
+	}
 	if (!*path_done && want == cur_next) {
 		/* A queued path to the same place (a jump by 0): the run's
 		 * values tell which of the two it took. */
@@ -587,8 +601,12 @@ static void guide_follow(struct vet_env *env, uint32_t at, bool *path_done, bool
 static int guide_visit(struct vet_env *env, bool *path_done)
 {
 	struct vet_guide *g = env->guide;
-	int rc = g->visit(g->ctx, env);
+	int rc;
 
+	/* A fork walked again: the guide saw this instruction already. */
+	if (g->replaying)
+		return 0;
+	rc = g->visit(g->ctx, env);
 	g->steps++;
 	if (rc > 0) {
 		g->stopped = true;
