@@ -119,3 +119,20 @@ for k in rows:
           'FAIL %s %s: got %s, kernel %s' % (name, k['prog'], have, want))
 PY
 }
+
+# level2_as_kernel NAME OBJ FIXTURE [OPTIONS...]: bpfvet's level-2
+# instruction lines for OBJ, per program, equal FIXTURE's, which holds the
+# live kernel's (bpfvet kernel OBJ --kernel-only -l 2 | grep -E
+# '^[0-9]+: |^Kernel log').
+level2_as_kernel() {
+	name=$1 obj=$2 fixture=$3
+	shift 3
+	# shellcheck disable=SC2086
+	"$BPFVET" "$obj" -l 2 $TARGET "$@" 2>/dev/null | sed 's/^Log for /Kernel log for /' |
+		grep -E '^[0-9]+: |^Kernel log' >"$TMP/level2"
+	if diff "$fixture" "$TMP/level2" >"$TMP/level2.diff"; then
+		pass "$name"
+	else
+		fail "$name" "$(head -6 "$TMP/level2.diff")"
+	fi
+}

@@ -11,14 +11,7 @@
 need_target ldsx_ids
 OBJ=$PROGS/ldsx_ids.o
 [ -s "$OBJ" ] || { fail ldsx_ids "no $OBJ: run make progs"; exit 0; }
-# shellcheck disable=SC2086
-"$BPFVET" "$OBJ" -l 2 $TARGET 2>/dev/null | sed 's/^Log for /Kernel log for /' |
-	grep -E '^[0-9]+: |^Kernel log' >"$TMP/ours"
-if diff tests/fixtures/ldsx/kernel-6.18-level2.txt "$TMP/ours" >"$TMP/diff"; then
-	pass ldsx_ids_as_kernel
-else
-	fail ldsx_ids_as_kernel "$(head -6 "$TMP/diff")"
-fi
+level2_as_kernel ldsx_ids_as_kernel "$OBJ" tests/fixtures/ldsx/kernel-6.18-level2.txt
 if [ -s build/target-6.12/btf ]; then
 	"$BPFVET" "$OBJ" -p s8_of_8bit -l 2 --target build/target-6.12 2>/dev/null |
 		grep '^3: ' >"$TMP/612"

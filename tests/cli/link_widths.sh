@@ -8,11 +8,4 @@
 need_target link_widths
 OBJ=$PROGS/link_widths.o
 [ -s "$OBJ" ] || { fail link_widths "no $OBJ: run make progs"; exit 0; }
-# shellcheck disable=SC2086
-"$BPFVET" "$OBJ" -l 2 $TARGET 2>/dev/null | sed 's/^Log for /Kernel log for /' |
-	grep -E '^[0-9]+: |^Kernel log' >"$TMP/ours"
-if diff tests/fixtures/links/kernel-6.18-level2.txt "$TMP/ours" >"$TMP/diff"; then
-	pass link_widths_as_kernel
-else
-	fail link_widths_as_kernel "$(head -6 "$TMP/diff")"
-fi
+level2_as_kernel link_widths_as_kernel "$OBJ" tests/fixtures/links/kernel-6.18-level2.txt
