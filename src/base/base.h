@@ -4,6 +4,7 @@
  * bpfvet's own (only libc and libbpf's BTF API):
  *  - the register type flags (type_flags.h);
  *  - one-line error messages of fallible calls (errbuf.h);
+ *  - reading opts structs sized by their first field (opts.h);
  *  - reading BTF: a name index (btf_index.h) and walking types, sizes and
  *    members as the kernel does (btf_kern.h).
  * Apart from this header, base/uapi.h is public too: the BPF ABI of Linux
@@ -17,6 +18,7 @@
 #include "btf_index.h"
 #include "btf_kern.h"
 #include "errbuf.h"
+#include "opts.h"
 #include "type_flags.h"
 
 #endif

@@ -10,10 +10,6 @@
 
 #include "explain.h"
 
-#define OPTS_GET(opts, field, def) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field) ? \
-	 (opts)->field : (def))
-
 const char *bpfvet_explain_class_name(enum bpfvet_explain_class c)
 {
 	switch (c) {

@@ -22,10 +22,6 @@
 #define MAX_STEPS 200000u
 #define MAX_PACKET 256
 
-#define OPTS_OK(opts, field) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
-#define OPTS_GET(opts, field, def) (OPTS_OK(opts, field) ? (opts)->field : (def))
-
 /* One run and the walk along it. */
 struct run {
 	const struct bpfvet_program *prog;
@@ -110,11 +106,11 @@ static bool calls_back(const struct bpfvet_insn *in)
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
 		return false;
 	switch (in->imm) {
-	case 164:	/* for_each_map_elem */
-	case 170:	/* timer_set_callback */
-	case 180:	/* find_vma */
-	case 181:	/* loop */
-	case 209:	/* user_ringbuf_drain */
+	case HELPER_FOR_EACH_MAP_ELEM:
+	case HELPER_TIMER_SET_CALLBACK:
+	case HELPER_FIND_VMA:
+	case HELPER_LOOP:
+	case HELPER_USER_RINGBUF_DRAIN:
 		return true;
 	default:
 		return false;

@@ -13,10 +13,6 @@
 
 #include "verifier.h"
 
-#define OPTS_GET(opts, field, def) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field) ? \
-	 (opts)->field : (def))
-
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
