@@ -56,7 +56,8 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 .PHONY: all deps demo test check examples progs install uninstall clean \
 	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
 	corpus realworld profiles conformance bench fuzz fuzz-build helper-fixtures \
-	scalar-fixtures soundness interp-fixtures selfcheck-kernel interp-corpus-fixtures
+	scalar-fixtures soundness interp-fixtures selfcheck-kernel interp-corpus-fixtures \
+	selfcheck
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -302,6 +303,17 @@ selfcheck-kernel: $(B)/interp-gen $(INTERP_DIFF)
 	done
 	$(INTERP_DIFF) $(foreach f,$(INTERP_FAMILIES),$(B)/interp/$(f).txt.gz) \
 		$(wildcard tests/fixtures/interp/corpus.txt.gz)
+
+# The corpus measure of bpfvet selfcheck (docs/selfcheck.md): every
+# corpus program on SELFCHECK_RUNS random runs against the recorded 6.18
+# target, in SELFCHECK_JOBS processes; the totals go to
+# build/selfcheck/corpus.txt. No privileges needed; about 40 CPU-minutes
+# at the default 1,200 runs (a million runs).
+SELFCHECK_RUNS ?= 1200
+SELFCHECK_JOBS ?= $(shell nproc)
+selfcheck: deps all target
+	scripts/build-corpus.sh
+	scripts/selfcheck-corpus.sh -n $(SELFCHECK_RUNS) -j $(SELFCHECK_JOBS)
 
 # Interpreter differential fixtures of the corpus (root only): what
 # BPF_PROG_TEST_RUN gives for the corpus's socket filter, tc and XDP

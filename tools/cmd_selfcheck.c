@@ -25,8 +25,9 @@ struct selfcheck_args {
 	struct caps_args caps;
 	const char *fault;
 	struct open_args open;
-	/* Totals over the programs. */
-	uint64_t progs, runs_done, steps;
+	/* Totals over the programs: what a corpus measure adds up. */
+	uint64_t progs, progs_checked, progs_rejected, progs_unrun;
+	uint64_t runs_done, runs_followed, runs_unsupported, steps, prune_checks, violations;
 };
 
 static void selfcheck_usage(FILE *f)
@@ -105,18 +106,25 @@ static int selfcheck_visit(void *ctx, const char *path, struct bpfvet_program *p
 	a->progs++;
 	printf("%s/%s: ", rows_base_name(path), name);
 	if (err) {
+		a->progs_unrun++;
 		printf("not checked: %s\n", err == -EOPNOTSUPP ?
 		       "the interpreter does not run this program type" :
 		       res.error[0] ? res.error : strerror(-err));
 		return EXIT_USAGE;
 	}
 	if (res.verdict != BPFVET_ACCEPTED) {
+		a->progs_rejected++;
 		printf("%s: %s\n", res.verdict == BPFVET_REJECTED ? "rejected" : "unsupported",
 		       res.error);
 		return EXIT_USAGE;
 	}
+	a->progs_checked++;
 	a->runs_done += res.runs;
+	a->runs_followed += res.runs_checked;
+	a->runs_unsupported += res.runs_unsupported;
 	a->steps += res.steps;
+	a->prune_checks += res.prune_checks;
+	a->violations += res.violations;
 	printf("%llu runs (%llu followed to the end, %llu need what the interpreter lacks), "
 	       "%llu instructions and %llu checkpoints compared: ",
 	       (unsigned long long)res.runs, (unsigned long long)res.runs_checked,
@@ -129,6 +137,20 @@ static int selfcheck_visit(void *ctx, const char *path, struct bpfvet_program *p
 	printf("%llu VIOLATIONS\n  first: %s\n", (unsigned long long)res.violations,
 	       res.violation);
 	return EXIT_REJECTED;
+}
+
+/* The last line: scripts/selfcheck-corpus.sh adds these up over shards. */
+static void print_totals(const struct selfcheck_args *a)
+{
+	printf("selfcheck: %llu programs, %llu runs, %llu instructions compared; "
+	       "%llu programs checked, %llu rejected, %llu not run; "
+	       "%llu runs followed to the end, %llu need what the interpreter lacks; "
+	       "%llu checkpoints compared; %llu violations\n",
+	       (unsigned long long)a->progs, (unsigned long long)a->runs_done,
+	       (unsigned long long)a->steps, (unsigned long long)a->progs_checked,
+	       (unsigned long long)a->progs_rejected, (unsigned long long)a->progs_unrun,
+	       (unsigned long long)a->runs_followed, (unsigned long long)a->runs_unsupported,
+	       (unsigned long long)a->prune_checks, (unsigned long long)a->violations);
 }
 
 int cmd_selfcheck(int argc, char **argv)
@@ -162,9 +184,7 @@ int cmd_selfcheck(int argc, char **argv)
 		if (rc == EXIT_REJECTED || (rc > worst && worst != EXIT_REJECTED))
 			worst = rc;
 	}
-	printf("selfcheck: %llu programs, %llu runs, %llu instructions compared\n",
-	       (unsigned long long)a.progs, (unsigned long long)a.runs_done,
-	       (unsigned long long)a.steps);
+	print_totals(&a);
 out:
 	free(paths);
 	prog_filter_free(&a.filter);
