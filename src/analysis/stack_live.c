@@ -11,6 +11,13 @@
  * must_write (intersection over visits), must_write_acc (written on every
  * path to the subprogram's exit) and live_before (the result). A callee's
  * entry masks flow into the call instruction of its caller's instance.
+ *
+ * The fixpoint revisits only instructions whose inputs changed (their own
+ * masks, or a successor's result): a dirty bit per instruction, kept in
+ * post-order position, and swept in that order. A sweep changes exactly
+ * what a full round over the subprogram would change, in the same order,
+ * so results, log lines and the round count are those of full rounds;
+ * the work is proportional to what changed, not to the subprogram's size.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,13 +45,28 @@ struct live_instance {
 	struct live_instance *next;
 	struct callchain cc;
 	uint32_t insn_cnt;
+	uint32_t sub;			/* the subprogram of cc's last frame */
+	uint64_t *dirty[MAX_CALL_FRAMES];	/* by post-order position */
 	bool updated;
 	bool must_write_dropped;
 	struct slot_masks *frames[MAX_CALL_FRAMES];
 	bool *must_write_set;
 };
 
+/* The control-flow graph as the fixpoint walks it, built once. */
+struct live_graph {
+	uint32_t *succ;		/* 2 per instruction */
+	uint8_t *succ_cnt;
+	uint32_t *pred_start;	/* insn_cnt + 1: preds[pred_start[i] ..] */
+	uint32_t *preds;
+	uint32_t *pos;		/* post-order position in its subprogram */
+};
+
+#define NO_POS UINT32_MAX
+
 struct stack_live {
+	struct live_graph g;
+	bool graph_ready;
 	struct live_instance *buckets[LIVE_BUCKETS];
 	struct live_instance *cur;
 	uint64_t write_acc[MAX_CALL_FRAMES];
@@ -57,6 +79,84 @@ struct stack_live {
 static bool disabled(const struct vet_env *env)
 {
 	return env->opts_off & BPFVET_NO_STACK_LIVENESS;
+}
+
+static void graph_free(struct vet_env *env, struct live_graph *g)
+{
+	vet_free(env, g->succ);
+	vet_free(env, g->succ_cnt);
+	vet_free(env, g->pred_start);
+	vet_free(env, g->preds);
+	vet_free(env, g->pos);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Successors, predecessors and post-order positions of the instructions
+ * the post-order reaches (the others are never updated). */
+static int graph_build(struct vet_env *env, struct live_graph *g)
+{
+	uint32_t n = env->insn_cnt, total = 0;
+
+	g->succ = vet_calloc(env, 2 * (size_t)n + 2, sizeof(*g->succ));
+	g->succ_cnt = vet_calloc(env, n + 1, 1);
+	g->pred_start = vet_calloc(env, n + 1, sizeof(*g->pred_start));
+	g->pos = vet_calloc(env, n + 1, sizeof(*g->pos));
+	if (!g->succ || !g->succ_cnt || !g->pred_start || !g->pos)
+		goto nomem;
+	for (uint32_t i = 0; i < n; i++)
+		g->pos[i] = NO_POS;
+	for (uint32_t sp = 0; sp < env->subprog_cnt; sp++) {
+		uint32_t from = env->subprogs[sp].postorder_start;
+
+		for (uint32_t k = from; k < env->subprogs[sp + 1].postorder_start; k++)
+			g->pos[env->postorder[k]] = k - from;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (g->pos[i] == NO_POS)
+			continue;
+		g->succ_cnt[i] = (uint8_t)insn_successors(env, i, &g->succ[2 * i]);
+		for (int k = 0; k < g->succ_cnt[i]; k++)
+			if (g->succ[2 * i + k] < n && g->pos[g->succ[2 * i + k]] != NO_POS) {
+				g->pred_start[g->succ[2 * i + k]]++;
+				total++;
+			}
+	}
+	g->preds = vet_calloc(env, total ? total : 1, sizeof(*g->preds));
+	if (!g->preds)
+		goto nomem;
+	/* Counts to end offsets, then fill backwards to start offsets. */
+	for (uint32_t i = 0, sum = 0; i <= n; i++) {
+		sum += g->pred_start[i];
+		g->pred_start[i] = sum;
+	}
+	for (uint32_t i = n; i-- > 0;) {
+		if (g->pos[i] == NO_POS)
+			continue;
+		for (int k = g->succ_cnt[i]; k-- > 0;) {
+			uint32_t t = g->succ[2 * i + k];
+
+			if (t < n && g->pos[t] != NO_POS)
+				g->preds[--g->pred_start[t]] = i;
+		}
+	}
+	return 0;
+nomem:
+	graph_free(env, g);
+	return -ENOMEM;
+}
+
+static int graph_ready(struct vet_env *env)
+{
+	struct stack_live *sl = env->slive;
+
+	if (sl->graph_ready)
+		return 0;
+	if (!env->postorder)
+		return -EFAULT;
+	if (graph_build(env, &sl->g))
+		return -ENOMEM;
+	sl->graph_ready = true;
+	return 0;
 }
 
 int stack_live_init(struct vet_env *env)
@@ -74,12 +174,15 @@ void stack_live_free(struct vet_env *env)
 			struct live_instance *in = env->slive->buckets[b];
 
 			env->slive->buckets[b] = in->next;
-			for (int f = 0; f < MAX_CALL_FRAMES; f++)
+			for (int f = 0; f < MAX_CALL_FRAMES; f++) {
 				vet_free(env, in->frames[f]);
+				vet_free(env, in->dirty[f]);
+			}
 			vet_free(env, in->must_write_set);
 			vet_free(env, in);
 		}
 	}
+	graph_free(env, &env->slive->g);
 	vet_free(env, env->slive);
 	env->slive = NULL;
 }
@@ -126,7 +229,7 @@ static struct live_instance *find_instance(struct vet_env *env, const struct cal
 		if (same_chain(&in->cc, cc))
 			return in;
 	sub = subprog_at(env, cc->sp_starts[cc->curframe]);
-	if (sub < 0)
+	if (sub < 0 || graph_ready(env))
 		return NULL;
 	in = vet_calloc(env, 1, sizeof(*in));
 	if (!in)
@@ -138,6 +241,7 @@ static struct live_instance *find_instance(struct vet_env *env, const struct cal
 		return NULL;
 	}
 	in->cc = *cc;
+	in->sub = (uint32_t)sub;
 	in->next = env->slive->buckets[b];
 	env->slive->buckets[b] = in;
 	return in;
@@ -167,12 +271,28 @@ static struct slot_masks *masks_alloc(struct vet_env *env, struct live_instance 
 				      uint32_t frame, uint32_t insn)
 {
 	if (!in->frames[frame]) {
+		in->dirty[frame] = vet_calloc(env, in->insn_cnt / 64 + 1, sizeof(uint64_t));
 		in->frames[frame] = vet_calloc(env, in->insn_cnt ? in->insn_cnt : 1,
 					   sizeof(struct slot_masks));
-		if (!in->frames[frame])
+		if (!in->frames[frame] || !in->dirty[frame]) {
+			vet_free(env, in->frames[frame]);
+			vet_free(env, in->dirty[frame]);
+			in->frames[frame] = NULL;
+			in->dirty[frame] = NULL;
 			return NULL;
+		}
 	}
 	return masks_at(in, frame, insn);
+}
+
+/* insn's inputs changed: the next update recomputes it. */
+static void mark_dirty(struct vet_env *env, struct live_instance *in, uint32_t frame,
+		       uint32_t insn)
+{
+	uint32_t p = env->slive->g.pos[insn];
+
+	if (p != NO_POS && in->dirty[frame])
+		in->dirty[frame][p / 64] |= 1ull << (p % 64);
 }
 
 static int current_instance(struct vet_env *env)
@@ -198,6 +318,8 @@ static int mark_read(struct vet_env *env, struct live_instance *in, uint32_t fra
 	if (!m)
 		return -ENOMEM;
 	nr = m->may_read | mask;
+	if (nr != m->may_read)
+		mark_dirty(env, in, frame, insn);
 	if (nr != m->may_read && (nr | m->live_before) != m->live_before)
 		in->updated = true;
 	m->may_read = nr;
@@ -263,6 +385,7 @@ static int commit_writes(struct vet_env *env, struct live_instance *in)
 		if (old != mask) {
 			m->must_write = mask;
 			in->updated = true;
+			mark_dirty(env, in, f, sl->write_insn);
 		}
 		if (old & ~mask)
 			in->must_write_dropped = true;
@@ -323,8 +446,9 @@ static void log_change(struct vet_env *env, const struct callchain *cc, const ch
 static bool update_insn(struct vet_env *env, struct live_instance *in, uint32_t frame,
 			uint32_t insn)
 {
-	uint32_t succ[2];
-	int n = insn_successors(env, insn, succ);
+	const struct live_graph *g = &env->slive->g;
+	const uint32_t *succ = &g->succ[2 * insn];
+	int n = g->succ_cnt[insn];
 	struct slot_masks *m;
 	uint64_t after = 0, acc = UINT64_MAX, before;
 	bool changed;
@@ -382,29 +506,68 @@ static int propagate_to_caller(struct vet_env *env, struct live_instance *in)
 	return commit_writes(env, outer);
 }
 
+/* After must_write_acc was forgotten: every instruction again. */
+static void dirty_all(const struct vet_env *env, struct live_instance *in)
+{
+	uint32_t len = env->subprogs[in->sub + 1].postorder_start -
+		       env->subprogs[in->sub].postorder_start;
+
+	for (uint32_t f = 0; f <= in->cc.curframe; f++) {
+		if (!in->frames[f])
+			continue;
+		for (uint32_t i = 0; i < in->insn_cnt; i++)
+			in->frames[f][i].must_write_acc = 0;
+		for (uint32_t p = 0; p < len; p++)
+			in->dirty[f][p / 64] |= 1ull << (p % 64);
+	}
+}
+
+/* One sweep over frame f's dirty instructions in post-order: those
+ * behind one that changed are dirty again (those ahead in this sweep, as
+ * a full round would see them; the others in the next). */
+static bool sweep_frame(struct vet_env *env, struct live_instance *in, uint32_t f)
+{
+	const struct live_graph *g = &env->slive->g;
+	const uint32_t *order = env->postorder + env->subprogs[in->sub].postorder_start;
+	uint32_t len = env->subprogs[in->sub + 1].postorder_start -
+		       env->subprogs[in->sub].postorder_start;
+	uint64_t *dirty = in->dirty[f];
+	bool changed = false;
+
+	for (uint32_t w = 0; w * 64 < len; w++) {
+		/* Bits behind the sweep in this word wait for the next one. */
+		uint64_t ahead = UINT64_MAX;
+
+		while (dirty[w] & ahead) {
+			uint32_t bit = (uint32_t)__builtin_ctzll(dirty[w] & ahead);
+			uint32_t p = w * 64 + bit, insn = order[p];
+
+			dirty[w] &= ~(1ull << bit);
+			ahead = bit == 63 ? 0 : ~0ull << (bit + 1);
+			if (!update_insn(env, in, f, insn))
+				continue;
+			changed = true;
+			for (uint32_t k = g->pred_start[insn]; k < g->pred_start[insn + 1]; k++)
+				mark_dirty(env, in, f, g->preds[k]);
+		}
+	}
+	return changed;
+}
+
 static int update_instance(struct vet_env *env, struct live_instance *in)
 {
-	uint32_t start = in->cc.sp_starts[in->cc.curframe];
-	int sub = subprog_at(env, start), rounds = 0;
 	char chain[96];
+	int rounds = 1;
 	bool changed;
 
-	if (sub < 0)
-		return -EFAULT;
 	if (in->must_write_dropped)
-		for (uint32_t f = 0; f <= in->cc.curframe; f++)
-			for (uint32_t i = 0; in->frames[f] && i < in->insn_cnt; i++)
-				in->frames[f][i].must_write_acc = 0;
+		dirty_all(env, in);
 	do {
-		rounds++;
 		changed = false;
-		for (uint32_t f = 0; f <= in->cc.curframe; f++) {
-			if (!in->frames[f])
-				continue;
-			for (uint32_t i = env->subprogs[sub].postorder_start;
-			     i < env->subprogs[sub + 1].postorder_start; i++)
-				changed |= update_insn(env, in, f, env->postorder[i]);
-		}
+		for (uint32_t f = 0; f <= in->cc.curframe; f++)
+			if (in->frames[f])
+				changed |= sweep_frame(env, in, f);
+		rounds += changed;
 	} while (changed);
 	if (env->log.level & LOG_LEVEL2) {
 		fmt_chain(chain, sizeof(chain), &in->cc);
