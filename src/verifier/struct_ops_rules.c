@@ -150,7 +150,7 @@ static void stub_tags(struct vet_env *env, const struct btf_type *proto)
 	int id;
 
 	snprintf(name, sizeof(name), "%s__%s", a->st_name, a->name);
-	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	id = btf_index_find(env->targ_index, btf, name, BTF_KIND_FUNC);
 	st = id > 0 ? btf__type_by_id(btf, btf__type_by_id(btf, (uint32_t)id)->type) : NULL;
 	if (!st || !btf_is_func_proto(st) || btf_vlen(st) != btf_vlen(proto))
 		return;
@@ -228,8 +228,8 @@ void struct_ops_ctx_promote(const struct vet_env *env, uint32_t reg_type, uint32
 	if (!env->attach.st_name || strcmp(env->attach.st_name, "tcp_congestion_ops") ||
 	    base_type(reg_type) != PTR_TO_BTF_ID || (reg_type & ~BASE_TYPE_MASK & ~safe))
 		return;
-	sock = btf__find_by_name_kind(env->targ_btf, "sock", BTF_KIND_STRUCT);
-	tcp_sock = btf__find_by_name_kind(env->targ_btf, "tcp_sock", BTF_KIND_STRUCT);
+	sock = btf_index_find(env->targ_index, env->targ_btf, "sock", BTF_KIND_STRUCT);
+	tcp_sock = btf_index_find(env->targ_index, env->targ_btf, "tcp_sock", BTF_KIND_STRUCT);
 	if (sock > 0 && tcp_sock > 0 && *btf_id == (uint32_t)sock)
 		*btf_id = (uint32_t)tcp_sock;
 }
@@ -288,10 +288,11 @@ static bool find_member(const struct btf *btf, uint32_t id, const char *name, si
 	return false;
 }
 
-static bool member_range(const struct btf *btf, const char *sname, const char *path,
+static bool member_range(const struct vet_env *env, const char *sname, const char *path,
 			 uint32_t *off, uint32_t *end)
 {
-	int sid = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
+	const struct btf *btf = env->targ_btf;
+	int sid = btf_index_find(env->targ_index, btf, sname, BTF_KIND_STRUCT);
 	uint32_t id = sid > 0 ? (uint32_t)sid : 0, at = 0, o;
 	struct kbtf_size sz;
 
@@ -337,7 +338,7 @@ static const struct {
 static int tcp_ca_write(struct vet_env *env, const struct reg_state *reg, int off, int size)
 {
 	const struct btf *btf = env->targ_btf;
-	int tcp_sock = btf__find_by_name_kind(btf, "tcp_sock", BTF_KIND_STRUCT);
+	int tcp_sock = btf_index_find(env->targ_index, btf, "tcp_sock", BTF_KIND_STRUCT);
 	uint32_t start, end;
 
 	if (tcp_sock <= 0 || reg->btf != btf || reg->btf_id != (uint32_t)tcp_sock) {
@@ -347,7 +348,7 @@ static int tcp_ca_write(struct vet_env *env, const struct reg_state *reg, int of
 	for (size_t i = 0; i < sizeof(tcp_ca_writable) / sizeof(tcp_ca_writable[0]); i++) {
 		if (tcp_ca_writable[i].since != KVER__COUNT && !env_has(env, tcp_ca_writable[i].since))
 			continue;
-		if (!member_range(btf, tcp_ca_writable[i].sname, tcp_ca_writable[i].path, &start,
+		if (!member_range(env, tcp_ca_writable[i].sname, tcp_ca_writable[i].path, &start,
 				  &end))
 			return unsupported(env, "tcp_sock field missing from the target BTF");
 		if (tcp_ca_writable[i].range ? (uint32_t)off < start || (uint32_t)off >= end :
@@ -366,7 +367,8 @@ static int tcp_ca_write(struct vet_env *env, const struct reg_state *reg, int of
 
 static int dummy_ops_write(struct vet_env *env, const struct reg_state *reg, int off, int size)
 {
-	int state = btf__find_by_name_kind(reg->btf, "bpf_dummy_ops_state", BTF_KIND_STRUCT);
+	int state = btf_index_find(reg->btf == env->targ_btf ? env->targ_index : NULL, reg->btf,
+				   "bpf_dummy_ops_state", BTF_KIND_STRUCT);
 	const struct btf_type *t;
 
 	if (state <= 0)
