@@ -55,8 +55,6 @@ struct live_instance {
 
 /* The control-flow graph as the fixpoint walks it, built once. */
 struct live_graph {
-	uint32_t *succ;		/* 2 per instruction */
-	uint8_t *succ_cnt;
 	uint32_t *pred_start;	/* insn_cnt + 1: preds[pred_start[i] ..] */
 	uint32_t *preds;
 	uint32_t *pos;		/* post-order position in its subprogram */
@@ -83,25 +81,21 @@ static bool disabled(const struct vet_env *env)
 
 static void graph_free(struct vet_env *env, struct live_graph *g)
 {
-	vet_free(env, g->succ);
-	vet_free(env, g->succ_cnt);
 	vet_free(env, g->pred_start);
 	vet_free(env, g->preds);
 	vet_free(env, g->pos);
 	memset(g, 0, sizeof(*g));
 }
 
-/* Successors, predecessors and post-order positions of the instructions
- * the post-order reaches (the others are never updated). */
+/* Predecessors and post-order positions of the instructions the
+ * post-order reaches (the others are never updated). */
 static int graph_build(struct vet_env *env, struct live_graph *g)
 {
 	uint32_t n = env->insn_cnt, total = 0;
 
-	g->succ = vet_calloc(env, 2 * (size_t)n + 2, sizeof(*g->succ));
-	g->succ_cnt = vet_calloc(env, n + 1, 1);
 	g->pred_start = vet_calloc(env, n + 1, sizeof(*g->pred_start));
 	g->pos = vet_calloc(env, n + 1, sizeof(*g->pos));
-	if (!g->succ || !g->succ_cnt || !g->pred_start || !g->pos)
+	if (!g->pred_start || !g->pos)
 		goto nomem;
 	for (uint32_t i = 0; i < n; i++)
 		g->pos[i] = NO_POS;
@@ -112,12 +106,12 @@ static int graph_build(struct vet_env *env, struct live_graph *g)
 			g->pos[env->postorder[k]] = k - from;
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		if (g->pos[i] == NO_POS)
-			continue;
-		g->succ_cnt[i] = (uint8_t)insn_successors(env, i, &g->succ[2 * i]);
-		for (int k = 0; k < g->succ_cnt[i]; k++)
-			if (g->succ[2 * i + k] < n && g->pos[g->succ[2 * i + k]] != NO_POS) {
-				g->pred_start[g->succ[2 * i + k]]++;
+		uint32_t succ[2];
+		int cnt = g->pos[i] == NO_POS ? 0 : insn_successors(env, i, succ);
+
+		for (int k = 0; k < cnt; k++)
+			if (succ[k] < n && g->pos[succ[k]] != NO_POS) {
+				g->pred_start[succ[k]]++;
 				total++;
 			}
 	}
@@ -130,14 +124,12 @@ static int graph_build(struct vet_env *env, struct live_graph *g)
 		g->pred_start[i] = sum;
 	}
 	for (uint32_t i = n; i-- > 0;) {
-		if (g->pos[i] == NO_POS)
-			continue;
-		for (int k = g->succ_cnt[i]; k-- > 0;) {
-			uint32_t t = g->succ[2 * i + k];
+		uint32_t succ[2];
+		int cnt = g->pos[i] == NO_POS ? 0 : insn_successors(env, i, succ);
 
-			if (t < n && g->pos[t] != NO_POS)
-				g->preds[--g->pred_start[t]] = i;
-		}
+		for (int k = cnt; k-- > 0;)
+			if (succ[k] < n && g->pos[succ[k]] != NO_POS)
+				g->preds[--g->pred_start[succ[k]]] = i;
 	}
 	return 0;
 nomem:
@@ -446,9 +438,8 @@ static void log_change(struct vet_env *env, const struct callchain *cc, const ch
 static bool update_insn(struct vet_env *env, struct live_instance *in, uint32_t frame,
 			uint32_t insn)
 {
-	const struct live_graph *g = &env->slive->g;
-	const uint32_t *succ = &g->succ[2 * insn];
-	int n = g->succ_cnt[insn];
+	uint32_t succ[2];
+	int n = insn_successors(env, insn, succ);
 	struct slot_masks *m;
 	uint64_t after = 0, acc = UINT64_MAX, before;
 	bool changed;

@@ -171,12 +171,20 @@ static void env_free(struct vet_env *env)
 	log_free(&env->log);
 }
 
+/* The env and the arena its blocks came from, once nothing is left in
+ * either. */
+static void env_release(struct vet_env *env)
+{
+	vet_mem_release(&env->mem);
+	free(env);
+}
+
 /* env_free(), then the kept checkpoints and the env itself. */
 static void env_discard(struct vet_env *env)
 {
 	env_free(env);
 	drop_kept(env);
-	free(env);
+	env_release(env);
 }
 
 /* Entry state of a pass: the main program (R1 = ctx) or a global
@@ -515,7 +523,7 @@ void kept_free(struct vet_kept *k)
 		return;
 	if (k->env) {
 		drop_kept(k->env);
-		free(k->env);
+		env_release(k->env);
 	}
 	free(k->off);
 	free(k->by_insn);
@@ -596,6 +604,6 @@ static int verify_with(const struct bpfvet_program *prog, const struct bpfvet_ve
 	if (kept)
 		kept->env = env;
 	else
-		free(env);
+		env_release(env);
 	return 0;
 }
