@@ -43,13 +43,19 @@ for x in rows:
 PY
 then pass bench_csv; else fail bench_csv "$(head -c 600 "$TMP/res/quick.csv")"; fi
 
-if grep -q '^== all programs: [0-9]* programs, both accept [0-9]*' "$TMP/summary"
+if grep -q '^== all programs: [0-9]* programs, both accept [0-9]*' "$TMP/summary" &&
+   grep -q "^kernel build: $(uname -r) " "$TMP/summary" &&
+   grep -q '^  slower than the kernel: [0-9]* programs; insns or states differ' "$TMP/summary"
 then pass bench_summary; else fail bench_summary "$(head -c 300 "$TMP/summary")"; fi
+# A run on chosen objects leaves the per-build record alone.
+if [ ! -e "$TMP/res/builds.csv" ]; then pass bench_builds_untouched; else
+	fail bench_builds_untouched "$(cat "$TMP/res/builds.csv")"; fi
 
 doc="$TMP/doc/benchmarks.md"
 if grep -q '^## Acceptance figures' "$doc" && grep -q '^- machine: [0-9]* cores' "$doc" &&
    grep -q "^- kernel: Linux $(uname -r)" "$doc" && grep -q '^## How to run it' "$doc" &&
-   grep -q 'pyperf600' "$doc"
+   grep -q 'pyperf600' "$doc" && grep -q '^## Where the time goes' "$doc" &&
+   grep -q '^| programs slower than the kernel |' "$doc"
 then pass bench_report; else fail bench_report "$(head -c 400 "$doc" 2>/dev/null)"; fi
 
 if ! command -v gnuplot >/dev/null; then
