@@ -18,6 +18,7 @@ struct contain {
 	struct vet_env *env;
 	const struct interp *it;
 	enum contain_mode mode;
+	int base;		/* the run's frame that is the state's frame 0 */
 	struct contain_stats *cs;
 	char *why;
 	size_t why_sz;
@@ -127,7 +128,7 @@ static int contain_ptr(struct contain *c, const char *what, const struct reg_sta
 	off = interp_ptr_off(c->it, conc);
 	switch (kind) {
 	case IK_STACK:
-		if (conc.tag.frame != a->frameno)
+		if (conc.tag.frame != a->frameno + (uint32_t)c->base)
 			return differ(c, what, a, frame, conc, "another frame's stack");
 		off -= INTERP_STACK_SIZE;
 		break;
@@ -207,7 +208,7 @@ static int contain_regs(struct contain *c, const struct vstate *st, uint32_t fr)
 		if (!(live & (1u << r)))
 			continue;
 		snprintf(what, sizeof(what), "frame %u R%d", fr, r);
-		if (contain_reg(c, what, &f->regs[r], fr, interp_reg(c->it, (int)fr, r)))
+		if (contain_reg(c, what, &f->regs[r], fr, interp_reg(c->it, c->base + (int)fr, r)))
 			return -1;
 	}
 	return 0;
@@ -222,7 +223,7 @@ static int slot_bytes(const struct contain *c, uint32_t fr, int spi, uint8_t b[8
 	int base = INTERP_STACK_SIZE - 8 * (spi + 1);
 
 	for (int i = 0; i < 8; i++)
-		if (interp_stack_byte(c->it, (int)fr, base + i, &b[i], tag))
+		if (interp_stack_byte(c->it, c->base + (int)fr, base + i, &b[i], tag))
 			return -1;
 	return 0;
 }
@@ -305,15 +306,17 @@ static int contain_stack(struct contain *c, const struct vstate *st, uint32_t fr
 }
 
 int contain_state(struct vet_env *env, const struct vstate *st, const struct interp *it,
-		  enum contain_mode mode, struct contain_stats *cs, char *why, size_t why_sz)
+		  int base, enum contain_mode mode, struct contain_stats *cs, char *why,
+		  size_t why_sz)
 {
 	struct contain c = {
-		.env = env, .it = it, .mode = mode, .cs = cs, .why = why, .why_sz = why_sz,
+		.env = env, .it = it, .mode = mode, .base = base, .cs = cs, .why = why,
+		.why_sz = why_sz,
 	};
 
-	if ((int)st->curframe != interp_frame_depth(it)) {
+	if ((int)st->curframe + base != interp_frame_depth(it)) {
 		snprintf(why, why_sz, "the run is %d calls deep, the verifier %u",
-			 interp_frame_depth(it), st->curframe);
+			 interp_frame_depth(it) - base, st->curframe);
 		return -1;
 	}
 	for (uint32_t fr = 0; fr <= st->curframe; fr++)

@@ -36,9 +36,12 @@ struct contain_stats {
 
 /* 0 when every part of st that mode looks at contains the run's state;
  * -1 with the first difference in why (register or slot, the run's
- * value, the abstract one as the kernel's log prints it). */
+ * value, the abstract one as the kernel's log prints it). The run's
+ * frame base is st's frame 0: a global function's own walk starts at
+ * the frame the run called it in. */
 int contain_state(struct vet_env *env, const struct vstate *st, const struct interp *it,
-		  enum contain_mode mode, struct contain_stats *cs, char *why, size_t why_sz);
+		  int base, enum contain_mode mode, struct contain_stats *cs, char *why,
+		  size_t why_sz);
 
 /* input.c: the i-th random input of a run series for a program type,
  * from seed: a packet of 14 to 256 bytes, Ethernet and often IPv4 and
