@@ -38,6 +38,14 @@ struct run {
 	 * the main program's, the callee's for a global function's. */
 	int base;
 	int err;		/* a walk of a global function failed to run */
+	/* bpf_loop: the instruction visited is a callback's exit, which
+	 * the walk follows back to the helper call (callback_at). */
+	bool cb_exit;
+	uint32_t callback_at;
+	/* The walk is back at the helper call after a callback, where the
+	 * run is not: it is already in the next call of the callback, or
+	 * after the loop. */
+	bool recall;
 	bool violated;		/* res->violation says it (the first one) */
 	bool left;		/* the run went where nothing is compared */
 	bool unsupported;
@@ -64,7 +72,7 @@ static void describe(struct run *r, uint32_t insn, const char *fmt, const char *
 
 /* Checkpoints the verification kept here that would subsume the walk's
  * state must contain the run's too. */
-static void check_checkpoints(struct run *r, struct vet_env *env)
+static void check_checkpoints(struct run *r, struct vet_env *env, unsigned flags)
 {
 	size_t n;
 	const struct vstate *const *ks = kept_at(r->kept, env->insn_idx, &n);
@@ -74,7 +82,7 @@ static void check_checkpoints(struct run *r, struct vet_env *env)
 		if (!states_equal(env, ks[i], env->cur, NOT_EXACT))
 			continue;
 		r->res->prune_checks++;
-		if (!contain_state(env, ks[i], r->it, r->base, CONTAIN_CHECKPOINT, &r->cs, why,
+		if (!contain_state(env, ks[i], r->it, r->base, CONTAIN_CHECKPOINT | flags, &r->cs, why,
 				   sizeof(why)))
 			continue;
 		snprintf(msg, sizeof(msg), "a checkpoint here subsumes the walk's state "
@@ -83,11 +91,39 @@ static void check_checkpoints(struct run *r, struct vet_env *env)
 	}
 }
 
+/* The walk at bpf_loop's call again, after a callback returned (the
+ * kernel walks the next call of the callback from there, and its
+ * iterations converge there): the run is in the next call already, or
+ * after the loop, with the caller's frame as the walk has it here but
+ * for R0-R5, which the helper keeps as its own. */
+static int revisit_call(struct run *r, struct vet_env *env)
+{
+	char why[640];
+
+	r->res->steps++;
+	if (contain_state(env, env->cur, r->it, r->base, CONTAIN_WALK | CONTAIN_AT_CALLBACK_CALL,
+			  &r->cs, why, sizeof(why))) {
+		describe(r, env->insn_idx, "%s", why);
+		return 1;
+	}
+	if (env->aux[env->insn_idx].prune_point)
+		check_checkpoints(r, env, CONTAIN_AT_CALLBACK_CALL);
+	return r->violated ? 1 : 0;
+}
+
 static int run_visit(void *ctx, struct vet_env *env)
 {
 	struct run *r = ctx;
+	const struct func_state *f = env->cur->frame[env->cur->curframe];
 	char why[640];
 
+	if (r->recall) {
+		r->cb_exit = false;
+		return revisit_call(r, env);
+	}
+	r->cb_exit = env->insns[env->insn_idx].code == (BPF_JMP | BPF_EXIT) &&
+		     f->in_callback_fn;
+	r->callback_at = (uint32_t)f->callsite;
 	if (interp_pc(r->it) != env->insn_idx) {
 		snprintf(why, sizeof(why), "the run is at insn %zu", interp_pc(r->it));
 		describe(r, env->insn_idx, "%s", why);
@@ -101,12 +137,13 @@ static int run_visit(void *ctx, struct vet_env *env)
 		return 1;
 	}
 	if (env->aux[env->insn_idx].prune_point)
-		check_checkpoints(r, env);
+		check_checkpoints(r, env, 0);
 	return r->violated ? 1 : 0;
 }
 
-/* Helpers that call back into the program: the run is compared up to
- * them (the walk and the run order the callback's steps differently). */
+/* Helpers that call back into the program. The interpreter runs
+ * bpf_loop's callbacks, which the run is followed through; the others
+ * it does not run, and the run is compared up to them. */
 static bool calls_back(const struct bpfvet_insn *in)
 {
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
@@ -155,6 +192,8 @@ static enum interp_status follow_global(struct run *r, uint32_t sub, uint32_t at
 	};
 	struct bpfvet_result gres = { .sz = sizeof(gres) };
 	int depth = interp_frame_depth(r->it), base = r->base;
+	bool cb_exit = r->cb_exit;
+	uint32_t callback_at = r->callback_at;
 	enum interp_status st = interp_step(r->it);
 	char why[96];
 	int err;
@@ -171,6 +210,8 @@ static enum interp_status follow_global(struct run *r, uint32_t sub, uint32_t at
 		judge(r, &g, &gres);
 	r->base = base;
 	r->at = at;
+	r->cb_exit = cb_exit;
+	r->callback_at = callback_at;
 	if (err || r->violated || r->unsupported || r->left)
 		return INTERP_EXITED;
 	st = interp_status(r->it);
@@ -201,7 +242,17 @@ static int64_t run_next(void *ctx, struct vet_env *env)
 	uint32_t sub = calls_global(env, r->at);
 	enum interp_status st;
 
-	if (calls_back(in)) {
+	/* The call walked again: the run went on from the callback's exit
+	 * already. */
+	if (r->recall) {
+		r->recall = false;
+		return (int64_t)interp_pc(r->it);
+	}
+	/* Before 6.7 the verifier walked a callback once, as if called
+	 * once, on the caller's path: a run of several calls does not map
+	 * onto that. */
+	if (calls_back(in) &&
+	    (in->imm != HELPER_LOOP || !env_has(env, KVER_CALLBACK_ITERATION))) {
 		r->left = true;
 		return GUIDE_END;
 	}
@@ -232,6 +283,11 @@ static int64_t run_next(void *ctx, struct vet_env *env)
 	if (interp_tail_calls(r->it) != tails) {
 		r->left = true;		/* now in another program */
 		return GUIDE_END;
+	}
+	/* A bpf_loop callback returned: the walk goes back to the call. */
+	if (r->cb_exit) {
+		r->recall = true;
+		return r->callback_at;
 	}
 	/* A global function returned: its own walk ends here. */
 	if (interp_frame_depth(r->it) < r->base)

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* Global functions for bpfvet selfcheck (tests/cli/selfcheck.sh): a run
- * that calls one is followed into it and compared with the verifier's own
- * walk of that function, from its BTF prototype. Global functions
- * calling global functions, a static one in a global one, the callee's
- * stack and a context argument; and sc_fault, whose only scalar addition
- * is in its global function (what BPFVET_FAULT=bounds-add gets wrong
- * there, a run sees only inside the callee). Assembly, so that the
- * instruction counts the test asserts do not depend on the compiler. */
+/* Calls that bpfvet selfcheck follows a run through (tests/cli/selfcheck.sh):
+ * a global function, compared with the verifier's own walk of it from
+ * its BTF prototype (global functions calling global functions, a static
+ * one in a global one, the callee's stack, a context argument), and
+ * bpf_loop's callback, each of its calls (sc_loop). sc_fault's only
+ * scalar addition is in its global function, sc_loop's before the call
+ * in its callback: what BPFVET_FAULT=bounds-add gets wrong there, a run
+ * sees only inside them. The programs' bodies are assembly and the
+ * functions small C, so that the counts the test asserts stay put. */
 #include "sock_asm.h"
 
 char _license[] SEC("license") = "GPL";
@@ -79,4 +80,31 @@ __naked int sc_fault(void)
 	:
 	: __imm(bpf_get_prandom_u32)
 	: __clobber_all);
+}
+
+/* bpf_loop: the callback adds its index to a sum on the caller's stack,
+ * and stops the loop once the sum is over 4 (the fourth call of seven or
+ * five, the last of one or three); it counts its calls through a global
+ * function, a call from the callback's frame. */
+struct sc_acc {
+	__u64 sum;
+	__u64 calls;
+};
+
+static int sc_step(__u64 i, void *ctx)
+{
+	struct sc_acc *a = ctx;
+
+	a->sum += i;
+	a->calls += sc_low(1);
+	return a->sum > 4;
+}
+
+SEC("socket")
+int sc_loop(struct __sk_buff *skb)
+{
+	struct sc_acc a = { .sum = bpf_get_prandom_u32() & 1 };
+	long n = bpf_loop((bpf_get_prandom_u32() & 6) | 1, sc_step, &a, 0);
+
+	return (int)(n + a.calls) & 1;
 }
