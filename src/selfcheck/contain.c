@@ -18,6 +18,8 @@ struct contain {
 	struct vet_env *env;
 	const struct interp *it;
 	enum contain_mode mode;
+	bool at_callback_call;	/* CONTAIN_AT_CALLBACK_CALL */
+	int base;		/* the run's frame that is the state's frame 0 */
 	struct contain_stats *cs;
 	char *why;
 	size_t why_sz;
@@ -127,7 +129,7 @@ static int contain_ptr(struct contain *c, const char *what, const struct reg_sta
 	off = interp_ptr_off(c->it, conc);
 	switch (kind) {
 	case IK_STACK:
-		if (conc.tag.frame != a->frameno)
+		if (conc.tag.frame != a->frameno + (uint32_t)c->base)
 			return differ(c, what, a, frame, conc, "another frame's stack");
 		off -= INTERP_STACK_SIZE;
 		break;
@@ -189,12 +191,18 @@ static int contain_reg(struct contain *c, const char *what, const struct reg_sta
 	return contain_ptr(c, what, a, frame, conc);
 }
 
-/* Registers the equivalence compares in a frame of a checkpoint. */
+/* Registers compared in a frame: in a checkpoint, those the equivalence
+ * compares. A caller's R0-R5 are the run's no longer (the interpreter
+ * keeps a caller's R6-R10; bpf_loop its arguments). */
 static uint16_t regs_compared(const struct contain *c, const struct vstate *st, uint32_t fr)
 {
-	if (c->mode == CONTAIN_WALK || (c->env->opts_off & BPFVET_NO_LIVENESS))
-		return 0x7ff;
-	return c->env->aux[state_frame_ip(st, fr)].live_regs_before;
+	uint16_t live = 0x7ff;
+
+	if (c->mode != CONTAIN_WALK && !(c->env->opts_off & BPFVET_NO_LIVENESS))
+		live = c->env->aux[state_frame_ip(st, fr)].live_regs_before;
+	if (fr < st->curframe || c->at_callback_call)
+		live &= 0x7c0;
+	return live;
 }
 
 static int contain_regs(struct contain *c, const struct vstate *st, uint32_t fr)
@@ -207,7 +215,7 @@ static int contain_regs(struct contain *c, const struct vstate *st, uint32_t fr)
 		if (!(live & (1u << r)))
 			continue;
 		snprintf(what, sizeof(what), "frame %u R%d", fr, r);
-		if (contain_reg(c, what, &f->regs[r], fr, interp_reg(c->it, (int)fr, r)))
+		if (contain_reg(c, what, &f->regs[r], fr, interp_reg(c->it, c->base + (int)fr, r)))
 			return -1;
 	}
 	return 0;
@@ -222,7 +230,7 @@ static int slot_bytes(const struct contain *c, uint32_t fr, int spi, uint8_t b[8
 	int base = INTERP_STACK_SIZE - 8 * (spi + 1);
 
 	for (int i = 0; i < 8; i++)
-		if (interp_stack_byte(c->it, (int)fr, base + i, &b[i], tag))
+		if (interp_stack_byte(c->it, c->base + (int)fr, base + i, &b[i], tag))
 			return -1;
 	return 0;
 }
@@ -305,15 +313,22 @@ static int contain_stack(struct contain *c, const struct vstate *st, uint32_t fr
 }
 
 int contain_state(struct vet_env *env, const struct vstate *st, const struct interp *it,
-		  enum contain_mode mode, struct contain_stats *cs, char *why, size_t why_sz)
+		  int base, unsigned mode, struct contain_stats *cs, char *why,
+		  size_t why_sz)
 {
 	struct contain c = {
-		.env = env, .it = it, .mode = mode, .cs = cs, .why = why, .why_sz = why_sz,
+		.env = env, .it = it, .mode = (enum contain_mode)(mode & ~CONTAIN_AT_CALLBACK_CALL),
+		.at_callback_call = mode & CONTAIN_AT_CALLBACK_CALL, .base = base, .cs = cs,
+		.why = why, .why_sz = why_sz,
 	};
+	int depth = (int)st->curframe + base;
 
-	if ((int)st->curframe != interp_frame_depth(it)) {
+	/* Back at a bpf_loop call, the run may be in the callback's next
+	 * call. */
+	if (depth != interp_frame_depth(it) &&
+	    !(c.at_callback_call && depth + 1 == interp_frame_depth(it))) {
 		snprintf(why, why_sz, "the run is %d calls deep, the verifier %u",
-			 interp_frame_depth(it), st->curframe);
+			 interp_frame_depth(it) - base, st->curframe);
 		return -1;
 	}
 	for (uint32_t fr = 0; fr <= st->curframe; fr++)

@@ -27,12 +27,25 @@ struct run {
 	const struct bpfvet_program *prog;
 	const struct vet_kept *kept;
 	struct interp *it;
+	const struct bpfvet_verify_opts *vo;
 	struct bpfvet_selfcheck_result *res;
 	struct contain_stats cs;
 	uint64_t seed, idx;
 	const uint8_t *pkt;
 	uint32_t pkt_len;
 	uint32_t at;		/* the instruction being run */
+	/* The run's frame that is frame 0 of the walk now followed: 0 for
+	 * the main program's, the callee's for a global function's. */
+	int base;
+	int err;		/* a walk of a global function failed to run */
+	/* bpf_loop: the instruction visited is a callback's exit, which
+	 * the walk follows back to the helper call (callback_at). */
+	bool cb_exit;
+	uint32_t callback_at;
+	/* The walk is back at the helper call after a callback, where the
+	 * run is not: it is already in the next call of the callback, or
+	 * after the loop. */
+	bool recall;
 	bool violated;		/* res->violation says it (the first one) */
 	bool left;		/* the run went where nothing is compared */
 	bool unsupported;
@@ -59,7 +72,7 @@ static void describe(struct run *r, uint32_t insn, const char *fmt, const char *
 
 /* Checkpoints the verification kept here that would subsume the walk's
  * state must contain the run's too. */
-static void check_checkpoints(struct run *r, struct vet_env *env)
+static void check_checkpoints(struct run *r, struct vet_env *env, unsigned flags)
 {
 	size_t n;
 	const struct vstate *const *ks = kept_at(r->kept, env->insn_idx, &n);
@@ -69,7 +82,7 @@ static void check_checkpoints(struct run *r, struct vet_env *env)
 		if (!states_equal(env, ks[i], env->cur, NOT_EXACT))
 			continue;
 		r->res->prune_checks++;
-		if (!contain_state(env, ks[i], r->it, CONTAIN_CHECKPOINT, &r->cs, why,
+		if (!contain_state(env, ks[i], r->it, r->base, CONTAIN_CHECKPOINT | flags, &r->cs, why,
 				   sizeof(why)))
 			continue;
 		snprintf(msg, sizeof(msg), "a checkpoint here subsumes the walk's state "
@@ -78,11 +91,39 @@ static void check_checkpoints(struct run *r, struct vet_env *env)
 	}
 }
 
+/* The walk at bpf_loop's call again, after a callback returned (the
+ * kernel walks the next call of the callback from there, and its
+ * iterations converge there): the run is in the next call already, or
+ * after the loop, with the caller's frame as the walk has it here but
+ * for R0-R5, which the helper keeps as its own. */
+static int revisit_call(struct run *r, struct vet_env *env)
+{
+	char why[640];
+
+	r->res->steps++;
+	if (contain_state(env, env->cur, r->it, r->base, CONTAIN_WALK | CONTAIN_AT_CALLBACK_CALL,
+			  &r->cs, why, sizeof(why))) {
+		describe(r, env->insn_idx, "%s", why);
+		return 1;
+	}
+	if (env->aux[env->insn_idx].prune_point)
+		check_checkpoints(r, env, CONTAIN_AT_CALLBACK_CALL);
+	return r->violated ? 1 : 0;
+}
+
 static int run_visit(void *ctx, struct vet_env *env)
 {
 	struct run *r = ctx;
+	const struct func_state *f = env->cur->frame[env->cur->curframe];
 	char why[640];
 
+	if (r->recall) {
+		r->cb_exit = false;
+		return revisit_call(r, env);
+	}
+	r->cb_exit = env->insns[env->insn_idx].code == (BPF_JMP | BPF_EXIT) &&
+		     f->in_callback_fn;
+	r->callback_at = (uint32_t)f->callsite;
 	if (interp_pc(r->it) != env->insn_idx) {
 		snprintf(why, sizeof(why), "the run is at insn %zu", interp_pc(r->it));
 		describe(r, env->insn_idx, "%s", why);
@@ -90,17 +131,19 @@ static int run_visit(void *ctx, struct vet_env *env)
 	}
 	r->at = env->insn_idx;
 	r->res->steps++;
-	if (contain_state(env, env->cur, r->it, CONTAIN_WALK, &r->cs, why, sizeof(why))) {
+	if (contain_state(env, env->cur, r->it, r->base, CONTAIN_WALK, &r->cs, why,
+			  sizeof(why))) {
 		describe(r, env->insn_idx, "%s", why);
 		return 1;
 	}
 	if (env->aux[env->insn_idx].prune_point)
-		check_checkpoints(r, env);
+		check_checkpoints(r, env, 0);
 	return r->violated ? 1 : 0;
 }
 
-/* Helpers that call back into the program: the run is compared up to
- * them (the walk and the run order the callback's steps differently). */
+/* Helpers that call back into the program. The interpreter runs
+ * bpf_loop's callbacks, which the run is followed through; the others
+ * it does not run, and the run is compared up to them. */
 static bool calls_back(const struct bpfvet_insn *in)
 {
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
@@ -117,30 +160,68 @@ static bool calls_back(const struct bpfvet_insn *in)
 	}
 }
 
-/* A call of a global function: the verifier checked it on its own, by
- * its prototype, and its walk steps over the call. */
-static bool calls_global(const struct vet_env *env, uint32_t at)
+/* A call of a global function: its index, or 0. The verifier checked
+ * the function on its own, by its prototype, and its walk steps over the
+ * call. */
+static uint32_t calls_global(const struct vet_env *env, uint32_t at)
 {
 	const struct bpfvet_insn *in = &env->insns[at];
 	int64_t target = (int64_t)at + in->imm + 1;
 
 	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL)
-		return false;
-	for (uint32_t i = 0; i < env->subprog_cnt; i++)
+		return 0;
+	for (uint32_t i = 1; i < env->subprog_cnt; i++)
 		if (env->subprogs[i].start == target)
-			return env->subprogs[i].is_global;
-	return false;
+			return env->subprogs[i].is_global ? i : 0;
+	return 0;
 }
 
-/* Runs a global function's call to its return, unchecked. */
-static enum interp_status step_over(struct run *r, uint32_t at)
-{
-	int depth = interp_frame_depth(r->it);
-	enum interp_status st = interp_step(r->it);
+static void judge(struct run *r, const struct vet_guide *g, const struct bpfvet_result *gres);
+static bool run_fits(void *ctx, struct vet_env *env, const struct vstate *st);
+static int64_t run_next(void *ctx, struct vet_env *env);
 
-	while (st == INTERP_RUNNING &&
-	       (interp_frame_depth(r->it) != depth || interp_pc(r->it) != at + 1))
-		st = interp_step(r->it);
+/* The run calls global function sub at insn at: the callee's steps are
+ * compared with the verifier's own walk of it (from its prototype),
+ * which the run guides from the function's entry to its return, the
+ * callee's frame being that walk's frame 0. The status after the return
+ * (or where the run stopped being followed). */
+static enum interp_status follow_global(struct run *r, uint32_t sub, uint32_t at)
+{
+	struct vet_guide g = {
+		.visit = run_visit, .next = run_next, .fits = run_fits, .ctx = r, .subprog = sub,
+	};
+	struct bpfvet_result gres = { .sz = sizeof(gres) };
+	int depth = interp_frame_depth(r->it), base = r->base;
+	bool cb_exit = r->cb_exit;
+	uint32_t callback_at = r->callback_at;
+	enum interp_status st = interp_step(r->it);
+	char why[96];
+	int err;
+
+	if (st != INTERP_RUNNING)
+		return st;
+	r->base = depth + 1;
+	err = verify_guided(r->prog, r->vo, &gres, &g);
+	if (err)
+		r->err = err;
+	else if (gres.verdict == BPFVET_UNSUPPORTED)
+		r->unsupported = true;
+	else
+		judge(r, &g, &gres);
+	r->base = base;
+	r->at = at;
+	r->cb_exit = cb_exit;
+	r->callback_at = callback_at;
+	if (err || r->violated || r->unsupported || r->left)
+		return INTERP_EXITED;
+	st = interp_status(r->it);
+	if (st == INTERP_RUNNING &&
+	    (interp_frame_depth(r->it) != depth || interp_pc(r->it) != at + 1)) {
+		snprintf(why, sizeof(why), "the walk of the callee ended, the run is at insn %zu",
+			 interp_pc(r->it));
+		describe(r, at, "%s", why);
+		return INTERP_EXITED;
+	}
 	return st;
 }
 
@@ -150,22 +231,35 @@ static bool run_fits(void *ctx, struct vet_env *env, const struct vstate *st)
 	struct contain_stats cs = { 0 };
 	char why[64];
 
-	return !contain_state(env, st, r->it, CONTAIN_WALK, &cs, why, sizeof(why));
+	return !contain_state(env, st, r->it, r->base, CONTAIN_WALK, &cs, why, sizeof(why));
 }
 
 static int64_t run_next(void *ctx, struct vet_env *env)
 {
 	struct run *r = ctx;
 	uint32_t tails = interp_tail_calls(r->it);
-
 	const struct bpfvet_insn *in = &env->insns[r->at];
+	uint32_t sub = calls_global(env, r->at);
 	enum interp_status st;
 
-	if (calls_back(in)) {
+	/* The call walked again: the run went on from the callback's exit
+	 * already. */
+	if (r->recall) {
+		r->recall = false;
+		return (int64_t)interp_pc(r->it);
+	}
+	/* Before 6.7 the verifier walked a callback once, as if called
+	 * once, on the caller's path: a run of several calls does not map
+	 * onto that. */
+	if (calls_back(in) &&
+	    (in->imm != HELPER_LOOP || !env_has(env, KVER_CALLBACK_ITERATION))) {
 		r->left = true;
 		return GUIDE_END;
 	}
-	st = calls_global(env, r->at) ? step_over(r, r->at) : interp_step(r->it);
+	st = sub ? follow_global(r, sub, r->at) : interp_step(r->it);
+	/* The callee's walk said what there was to say. */
+	if (sub && (r->err || r->violated || r->unsupported || r->left))
+		return GUIDE_END;
 	switch (st) {
 	case INTERP_EXITED:
 		/* LD_ABS and LD_IND past the packet end the program with 0: a
@@ -190,6 +284,14 @@ static int64_t run_next(void *ctx, struct vet_env *env)
 		r->left = true;		/* now in another program */
 		return GUIDE_END;
 	}
+	/* A bpf_loop callback returned: the walk goes back to the call. */
+	if (r->cb_exit) {
+		r->recall = true;
+		return r->callback_at;
+	}
+	/* A global function returned: its own walk ends here. */
+	if (interp_frame_depth(r->it) < r->base)
+		return GUIDE_END;
 	return (int64_t)interp_pc(r->it);
 }
 
@@ -249,7 +351,10 @@ static int one_run(struct run *r, struct interp_maps *maps, const struct bpfvet_
 	if (err)
 		return err;
 	r->res->runs++;
+	r->vo = vo;
 	err = verify_guided(r->prog, vo, &gres, &g);
+	if (!err)
+		err = r->err;
 	if (!err)
 		judge(r, &g, &gres);
 	if (!err && r->unsupported)

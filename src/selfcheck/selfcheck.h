@@ -26,6 +26,11 @@ enum contain_mode {
 	 * equivalence looks at (live registers, precise scalars, slots
 	 * that are not blank). */
 	CONTAIN_CHECKPOINT,
+	/* Or'ed with one of the above: the state is the caller's at a
+	 * bpf_loop call that the walk is back at after a callback. The run
+	 * is in the callback's next call already (a frame deeper) or after
+	 * the loop; the top frame's R0-R5 are the helper's, not compared. */
+	CONTAIN_AT_CALLBACK_CALL = 4,
 };
 
 struct contain_stats {
@@ -36,9 +41,14 @@ struct contain_stats {
 
 /* 0 when every part of st that mode looks at contains the run's state;
  * -1 with the first difference in why (register or slot, the run's
- * value, the abstract one as the kernel's log prints it). */
+ * value, the abstract one as the kernel's log prints it). The run's
+ * frame base is st's frame 0: a global function's own walk starts at
+ * the frame the run called it in. The callers' R0-R5 are not compared
+ * (the run keeps only their R6-R10 at a call, and a helper that calls
+ * back uses R1-R5 as its own). */
 int contain_state(struct vet_env *env, const struct vstate *st, const struct interp *it,
-		  enum contain_mode mode, struct contain_stats *cs, char *why, size_t why_sz);
+		  int base, unsigned mode, struct contain_stats *cs, char *why,
+		  size_t why_sz);
 
 /* input.c: the i-th random input of a run series for a program type,
  * from seed: a packet of 14 to 256 bytes, Ethernet and often IPv4 and

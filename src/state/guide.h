@@ -36,6 +36,11 @@ struct vet_guide {
 	 * between two paths to the same instruction (a jump by 0). */
 	bool (*fits)(void *ctx, struct vet_env *env, const struct vstate *st);
 	void *ctx;
+	/* The function whose walk the run follows: 0, the main program; a
+	 * global function's index, the walk the verifier makes of it on its
+	 * own, from its BTF prototype (a run that calls it, followed into
+	 * it). */
+	uint32_t subprog;
 	/* Set by the walk. */
 	bool replaying;		/* re-walking a fork of the last instruction */
 	int64_t replay_want;	/* where the run went after it */

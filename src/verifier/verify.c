@@ -338,9 +338,15 @@ static int run_walk(struct vet_env *env)
 {
 	int err = 0;
 
-	/* A guided walk follows one run of the main program. */
-	if (env->guide)
-		return run_pass(env, 0);
+	/* A guided walk follows one run of the main program, or of a
+	 * global function from the call to its return. */
+	if (env->guide) {
+		uint32_t sub = env->guide->subprog;
+
+		if (sub && (sub >= env->subprog_cnt || !env->subprogs[sub].is_global))
+			return unsupported(env, "guided walk of a function that is not global");
+		return run_pass(env, sub);
+	}
 	if (!env_has(env, KVER_LAZY_GLOBALS) && env->prog->func_info_cnt) {
 		err = check_all_globals_first(env);
 		if (!err)

@@ -1,7 +1,9 @@
 # bpfvet selfcheck (src/selfcheck/, docs/selfcheck.md): the verifier's
 # states against concrete runs in the interpreter. Every injected fault
 # (src/state/fault.h) is caught on its program of tests/progs/fault.c; the
-# same programs are rejected without faults (exit 2); accepted programs
+# same programs are rejected without faults (exit 2); runs are followed
+# into global functions and bpf_loop callbacks, where a fault is caught
+# too; accepted programs
 # of the test set, the examples and part of the corpus give no violation;
 # the same seed gives the same report.
 . tests/lib.sh
@@ -33,6 +35,48 @@ while read -r f; do
 		fail "selfcheck_catches $f" "exit $st: $(head -c 300 "$TMP/out")"
 	fi
 done <"$TMP/names"
+
+# Global functions (tests/progs/selfcheck_calls.c): a run is followed
+# into each callee, against the verifier's own walk of it. sc_global's
+# five runs (seed 0): 10 instructions of its own each, 7 of sc_outer with
+# sc_shift, 2 of sc_len, and twice sc_low, 9 instructions on three runs
+# and 6 on two: 95 + 54 + 24 = 173 (50 when the callees went unchecked);
+# sc_fault: 5 + 4 each. sc_loop: through bpf_loop's callback, each call
+# of it, and the walk back at the call after each (499; 70 when the run
+# was compared up to the call only).
+CALLS=$PROGS/selfcheck_calls.o
+# shellcheck disable=SC2086
+"$BPFVET" selfcheck "$CALLS" -n 5 $TARGET >"$TMP/calls" 2>&1
+st=$?
+if [ $st = 0 ] && grep -q '^selfcheck_calls.o/sc_global: 5 runs (5 followed to the end, .*), 173 instructions and 20 checkpoints compared: ok$' "$TMP/calls" &&
+	grep -q '^selfcheck_calls.o/sc_fault: 5 runs (5 followed to the end, .*), 45 instructions and 0 checkpoints compared: ok$' "$TMP/calls" &&
+	grep -q '^selfcheck_calls.o/sc_loop: 5 runs (5 followed to the end, .*), 499 instructions and 111 checkpoints compared: ok$' "$TMP/calls"; then
+	pass selfcheck_global_followed
+else
+	fail selfcheck_global_followed "exit $st: $(head -c 400 "$TMP/calls")"
+fi
+# bounds-add inside sc_add8 (insns 5-8; sc_fault itself adds nothing):
+# caught in the callee, at its exit, on the callee's frame.
+# shellcheck disable=SC2086
+BPFVET_FAULT=bounds-add "$BPFVET" selfcheck "$CALLS" -p sc_fault -n 5 $TARGET >"$TMP/calls" 2>/dev/null
+st=$?
+if [ $st = 1 ] && grep -q 'first: run 0 of seed 0 .*insn 8: (95) exit: frame 0 R0: the run has [0-9]* (0x[0-9a-f]*), the verifier scalar(.*umax=.*=3,.*(value outside its bounds)$' "$TMP/calls"; then
+	pass selfcheck_catches_in_global
+else
+	fail selfcheck_catches_in_global "exit $st: $(head -c 400 "$TMP/calls")"
+fi
+
+# bounds-add in sc_loop's callback (its calls counted by an addition,
+# insn 33; sc_loop adds nothing before the call): caught in the callback,
+# frame 1.
+# shellcheck disable=SC2086
+BPFVET_FAULT=bounds-add "$BPFVET" selfcheck "$CALLS" -p sc_loop -n 5 $TARGET >"$TMP/calls" 2>/dev/null
+st=$?
+if [ $st = 1 ] && grep -q 'first: run 0 of seed 0 .*insn 34: (7b) \*(u64 \*)(r6 +8) = r2: frame 1 R2: the run has 1 (0x1), the verifier 0 (value outside its bounds)$' "$TMP/calls"; then
+	pass selfcheck_catches_in_callback
+else
+	fail selfcheck_catches_in_callback "exit $st: $(head -c 400 "$TMP/calls")"
+fi
 
 # No violation where nothing is wrong. The optimised build when there is
 # one: a few thousand runs.

@@ -315,6 +315,70 @@ static void test_needs_guide(struct test_ctx *t)
 	bpfvet_program__free(p);
 }
 
+/* A global function's own walk (guide->subprog): from its prototype's
+ * entry state, its instructions only; tests/progs/selfcheck_calls.c's
+ * sc_add8, (x & 3) + 7, at insns 5-8 of sc_fault. With bounds-add the
+ * walk holds the sum to the operand's 0..3, which selfcheck finds. */
+static void test_global_walk(struct test_ctx *t)
+{
+	static const int64_t path[] = { 5, 6, 7, 8 };
+	struct bpfvet_object *obj = NULL;
+	struct bpfvet_program *p;
+	char objpath[256];
+
+	if (bpfvet_object__open(test_prog_path(objpath, sizeof(objpath), "selfcheck_calls"), NULL,
+				&obj)) {
+		CHECK_MSG(t, false, "cannot open selfcheck_calls.o");
+		return;
+	}
+	p = bpfvet_object__prog(obj, 1);
+	CHECK(t, p && !strcmp(bpfvet_program__name(p), "sc_fault"));
+	for (int faulty = 0; p && faulty < 2; faulty++) {
+		struct bpfvet_verify_opts vo = {
+			.sz = sizeof(vo), .fault = faulty ? "bounds-add" : NULL,
+		};
+		struct replay r = { .path = path, .len = 4, .reg = 0, .stop_at = -1 };
+		struct vet_guide g = { .visit = replay_visit, .next = replay_next, .ctx = &r,
+				       .subprog = 1 };
+		struct bpfvet_result res = { .sz = sizeof(res) };
+
+		CHECK_INT(t, verify_guided(p, &vo, &res, &g), 0);
+		CHECK_INT(t, res.verdict, BPFVET_ACCEPTED);
+		CHECK(t, !g.diverged && !g.stopped);
+		CHECK_INT(t, g.steps, 4);
+		CHECK_INT(t, r.seen_cnt, 4);
+		CHECK_INT(t, r.seen[0], 5);
+		/* Before the exit: r0 = (x & 3) + 7. */
+		CHECK_INT(t, r.umin[3], faulty ? 0 : 7);
+		CHECK_INT(t, r.umax[3], faulty ? 3 : 10);
+	}
+	bpfvet_object__close(obj);
+}
+
+/* A static function has no walk of its own. */
+static void test_static_walk(struct test_ctx *t)
+{
+	static const struct bpfvet_insn insns[] = {
+		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 1), EXIT, MOV(0, 0), EXIT,
+	};
+	static const int64_t path[] = { 2, 3 };
+	struct bpfvet_program *p = raw(insns, 4);
+	struct replay r = { .path = path, .len = 2, .reg = 0, .stop_at = -1 };
+	struct vet_guide g = { .visit = replay_visit, .next = replay_next, .ctx = &r, .subprog = 1 };
+	struct bpfvet_result res = { .sz = sizeof(res) };
+
+	if (!p)
+		return;
+	CHECK_INT(t, verify_guided(p, NULL, &res, &g), 0);
+	CHECK_INT(t, res.verdict, BPFVET_UNSUPPORTED);
+	CHECK_INT(t, g.steps, 0);
+	g = (struct vet_guide){ .visit = replay_visit, .next = replay_next, .ctx = &r,
+				.subprog = 7 };
+	CHECK_INT(t, verify_guided(p, NULL, &res, &g), 0);
+	CHECK_INT(t, res.verdict, BPFVET_UNSUPPORTED);
+	bpfvet_program__free(p);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -326,5 +390,7 @@ int main(void)
 	RUN(&t, test_verdict_per_path);
 	RUN(&t, test_kept_checkpoints);
 	RUN(&t, test_needs_guide);
+	RUN(&t, test_global_walk);
+	RUN(&t, test_static_walk);
 	return test_finish(&t);
 }
