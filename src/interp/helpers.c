@@ -673,6 +673,7 @@ bool helper_call(struct interp *it, int32_t id)
 	case 54: return h_xdp_adjust_meta(it);
 	case 65: return h_xdp_adjust_tail(it);
 	case 68: return h_skb_load_bytes_rel(it);
+	case 69: return helper_fib_lookup(it);
 	case 13: return h_clone_redirect(it);
 	case 18: return h_skb_vlan_push(it);
 	case 31: return h_skb_change_proto(it);

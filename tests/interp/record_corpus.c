@@ -16,7 +16,8 @@
  * as a privileged user. Each gets RUNS packets: random bytes, IPv4 and
  * IPv6 with TCP, UDP or ICMP headers; half of the runs also pass a
  * context (__sk_buff or xdp_md) with random allowed fields. Only runs
- * TEST_RUN accepts are recorded.
+ * TEST_RUN accepts are recorded. The runs happen in the interpreter's
+ * modelled network, a fresh namespace (netns.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include <bpf/bpf.h>
 
 #include "loader/object.h"
+#include "netns.h"
 
 #define MAX_MAPS 64
 #define BUF_MAX 8192
@@ -322,6 +324,7 @@ int main(int argc, char **argv)
 	struct recorder rc = { .runs = 8, .rng = { 0x9e3779b97f4a7c15ull } };
 	const char *path = "tests/fixtures/interp/corpus.txt.gz";
 	struct utsname u;
+	char why[256];
 	int opt;
 
 	while ((opt = getopt(argc, argv, "o:r:s:")) != -1) {
@@ -336,6 +339,10 @@ int main(int argc, char **argv)
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "record_corpus: needs root (BPF_PROG_TEST_RUN)\n");
+		return 2;
+	}
+	if (enter_model_netns(why, sizeof(why))) {
+		fprintf(stderr, "record_corpus: %s\n", why);
 		return 2;
 	}
 	rc.out = gzopen(path, "wb9");

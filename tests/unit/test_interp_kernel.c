@@ -41,7 +41,7 @@ static const struct {
 	const char *family;
 	int floor;
 } floors[] = {
-	{ "scalar", 999 }, { "mem", 999 }, { "branchy", 999 }, { "corpus", 971 },
+	{ "scalar", 999 }, { "mem", 999 }, { "branchy", 999 }, { "fib", 1000 }, { "corpus", 971 },
 };
 #define MODELLED_FLOOR 999
 
@@ -353,7 +353,7 @@ static void check_family(const char *path, const char *family, bool verbose)
 
 int main(int argc, char **argv)
 {
-	static const char *const families[] = { "scalar", "mem", "branchy", "corpus" };
+	static const char *const families[] = { "scalar", "mem", "branchy", "fib", "corpus" };
 	const char *v = getenv("INTERP_VERBOSE");
 	bool verbose = v && *v && strcmp(v, "0");
 	char path[256];
