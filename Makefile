@@ -279,8 +279,8 @@ INTERP_FAMILIES := scalar mem branchy
 INTERP_COUNT ?= 500
 INTERP_RUNS ?= 4
 INTERP_SEED ?= $(shell date +%s)
-INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c tests/interp/netns.c
-$(B)/interp-gen: $(INTERP_GEN_SRCS) tests/interp/gen.h tests/interp/netns.h
+INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c tests/interp/model_env.c
+$(B)/interp-gen: $(INTERP_GEN_SRCS) tests/interp/gen.h tests/interp/model_env.h
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(INTERP_GEN_SRCS) -o $@ $(PKG_LIBS)
 interp-fixtures: $(B)/interp-gen
@@ -313,8 +313,8 @@ interp-corpus-fixtures: $(B)/interp-record-corpus
 	mkdir -p $(dir $(INTERP_CORPUS_FIXTURES))
 	$(B)/interp-record-corpus -r $(INTERP_CORPUS_RUNS) -o $(INTERP_CORPUS_FIXTURES) \
 		$(B)/corpus/progs/*.o
-$(B)/interp-record-corpus: tests/interp/record_corpus.c tests/interp/netns.c \
-		tests/interp/netns.h $(B)/libbpfvet.a
+$(B)/interp-record-corpus: tests/interp/record_corpus.c tests/interp/model_env.c \
+		tests/interp/model_env.h $(B)/libbpfvet.a
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) $(B)/libbpfvet.a -o $@ \
 		$(PKG_LIBS) -lm
 
@@ -323,7 +323,7 @@ $(B)/interp-record-corpus: tests/interp/record_corpus.c tests/interp/netns.c \
 interp-fib-fixtures: $(B)/interp-record-fib
 	mkdir -p tests/fixtures/interp
 	$(B)/interp-record-fib -o tests/fixtures/interp/fib.txt.gz
-$(B)/interp-record-fib: tests/interp/record_fib.c tests/interp/netns.c tests/interp/netns.h
+$(B)/interp-record-fib: tests/interp/record_fib.c tests/interp/model_env.c tests/interp/model_env.h
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) -o $@ $(PKG_LIBS)
 

@@ -2,7 +2,7 @@
 /*
  * bpf_fib_lookup (helper 69, skb and XDP) in the interpreter's modelled
  * network: the one a fresh network namespace has, where TEST_RUN is run
- * by the recorders (tests/interp/netns.c): only the loopback device,
+ * by the recorders (tests/interp/model_env.c): only the loopback device,
  * ifindex 1, down, so without addresses, routes or neighbours, and with
  * forwarding enabled for IPv4 and IPv6. In that network no lookup can
  * find a route, and the helper's answer follows from its checks alone, in

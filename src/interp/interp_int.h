@@ -70,6 +70,8 @@ struct interp {
 	uint8_t empty[8];	/* where zero-length helper spans point */
 	uint64_t rng;		/* xorshift state */
 	uint64_t ktime;
+	const uint64_t *replay;	/* interp_input.replay, consumed from replay_at */
+	uint32_t replay_cnt, replay_at;
 };
 
 /* interp.c */

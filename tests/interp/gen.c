@@ -6,7 +6,7 @@
  * on several random packets and contexts, and writes programs, maps and
  * runs in the format of docs/interp-fixtures.md, which
  * tests/unit/test_interp_kernel.c replays through the interpreter. The
- * runs happen in the interpreter's modelled network (netns.h).
+ * runs happen in the interpreter's modelled network (model_env.h).
  *
  * Usage: interp-gen -f scalar|mem|branchy [-s seed] [-n count] [-r runs]
  *                   [-o out.txt.gz] [-v]         (needs root / CAP_BPF)
@@ -22,7 +22,7 @@
 #include <linux/bpf.h>
 
 #include "gen.h"
-#include "netns.h"
+#include "model_env.h"
 
 #define LOG_SIZE (1u << 20)
 #define MAX_PKT 256
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
 			"[-s seed] [-n count] [-r runs] [-v]\n", argv[0]);
 		return 2;
 	}
-	if (enter_model_netns(why, sizeof(why))) {
+	if (enter_model_env(why, sizeof(why))) {
 		fprintf(stderr, "gen: %s\n", why);
 		return 2;
 	}

@@ -2,7 +2,7 @@
 /*
  * Records bpf_fib_lookup's answers from the live kernel into
  * tests/fixtures/interp/fib.txt.gz (the format of docs/interp-fixtures.md),
- * inside the modelled network (netns.h). Root only:
+ * inside the modelled network (model_env.h). Root only:
  * `make interp-fib-fixtures`.
  *
  *   record_fib [-o FILE] [-r RUNS] [-s SEED]
@@ -27,7 +27,7 @@
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
 
-#include "netns.h"
+#include "model_env.h"
 
 #define PARAMS_AT 14
 #define FLAGS_AT 78
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "record_fib: needs root (BPF_PROG_TEST_RUN, unshare)\n");
 		return 2;
 	}
-	if (enter_model_netns(err, sizeof(err))) {
+	if (enter_model_env(err, sizeof(err))) {
 		fprintf(stderr, "record_fib: %s\n", err);
 		return 2;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The recorders' network namespace: see netns.h. */
+/* The recorders' environment: see model_env.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "netns.h"
+#include "model_env.h"
 
 static int write_sysctl(const char *path, const char *val, char *err, size_t err_sz)
 {
@@ -28,8 +28,16 @@ static int write_sysctl(const char *path, const char *val, char *err, size_t err
 	return 0;
 }
 
-int enter_model_netns(char *err, size_t err_sz)
+int enter_model_env(char *err, size_t err_sz)
 {
+	cpu_set_t cpus;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		snprintf(err, err_sz, "sched_setaffinity(CPU 0): %s", strerror(errno));
+		return -1;
+	}
 	if (unshare(CLONE_NEWNET)) {
 		snprintf(err, err_sz, "unshare(CLONE_NEWNET): %s", strerror(errno));
 		return -1;
