@@ -302,7 +302,7 @@ selfcheck-kernel: $(B)/interp-gen $(INTERP_DIFF)
 			-r $(INTERP_RUNS) -o $(B)/interp/$$f.txt.gz; \
 	done
 	$(INTERP_DIFF) $(foreach f,$(INTERP_FAMILIES),$(B)/interp/$(f).txt.gz) \
-		$(wildcard tests/fixtures/interp/corpus.txt.gz)
+		$(wildcard tests/fixtures/interp/fib.txt.gz tests/fixtures/interp/corpus.txt.gz)
 
 # Interpreter differential fixtures of the corpus (root only): what
 # BPF_PROG_TEST_RUN gives for the corpus's socket filter, tc and XDP

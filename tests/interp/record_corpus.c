@@ -398,7 +398,10 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 	    p->expected_attach_type == BPF_XDP_DEVMAP ||
 	    p->expected_attach_type == BPF_XDP_CPUMAP || !p->insn_cnt) {
 		if (getenv("RECORD_VERBOSE"))
-			fprintf(stderr, "skip %s %s: needs the loader\n", obj->name, p->name);
+			fprintf(stderr, "skip %s %s: needs the loader (%s)\n", obj->name, p->name,
+				p->problem ? "a load problem" : p->extern_cnt ? "externs" :
+				p->ksym_ref_cnt ? "ksyms" : p->core_pending ? "CO-RE" :
+				p->insn_cnt ? "devmap/cpumap" : "no code");
 		rc->skipped++;
 		return;
 	}
