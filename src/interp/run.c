@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "interp_int.h"
-#include "base/opts.h"
+#include "base/base.h"
 
 struct bpfvet_runner {
 	const struct bpfvet_program *prog;
