@@ -57,7 +57,7 @@ BPF_CFLAGS := -g -O2 --target=bpf -mcpu=v3 -Wall -Werror \
 	target corpus-cache realworld-cache kernel-check disasm-fixtures architecture \
 	corpus realworld profiles conformance bench fuzz fuzz-build helper-fixtures \
 	scalar-fixtures soundness interp-fixtures selfcheck-kernel interp-corpus-fixtures \
-	selfcheck
+	interp-fib-fixtures selfcheck
 
 all: $(B)/libbpfvet.a $(B)/libbpfvet.so $(B)/bpfvet
 
@@ -279,8 +279,8 @@ INTERP_FAMILIES := scalar mem branchy
 INTERP_COUNT ?= 500
 INTERP_RUNS ?= 4
 INTERP_SEED ?= $(shell date +%s)
-INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c
-$(B)/interp-gen: $(INTERP_GEN_SRCS) tests/interp/gen.h
+INTERP_GEN_SRCS := tests/interp/gen.c tests/interp/gen_prog.c tests/interp/model_env.c
+$(B)/interp-gen: $(INTERP_GEN_SRCS) tests/interp/gen.h tests/interp/model_env.h
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(INTERP_GEN_SRCS) -o $@ $(PKG_LIBS)
 interp-fixtures: $(B)/interp-gen
@@ -302,7 +302,7 @@ selfcheck-kernel: $(B)/interp-gen $(INTERP_DIFF)
 			-r $(INTERP_RUNS) -o $(B)/interp/$$f.txt.gz; \
 	done
 	$(INTERP_DIFF) $(foreach f,$(INTERP_FAMILIES),$(B)/interp/$(f).txt.gz) \
-		$(wildcard tests/fixtures/interp/corpus.txt.gz)
+		$(wildcard tests/fixtures/interp/fib.txt.gz tests/fixtures/interp/corpus.txt.gz)
 
 # The corpus measure of bpfvet selfcheck (docs/selfcheck.md): every
 # corpus program on SELFCHECK_RUNS random runs against the recorded 6.18
@@ -324,8 +324,19 @@ interp-corpus-fixtures: $(B)/interp-record-corpus
 	mkdir -p $(dir $(INTERP_CORPUS_FIXTURES))
 	$(B)/interp-record-corpus -r $(INTERP_CORPUS_RUNS) -o $(INTERP_CORPUS_FIXTURES) \
 		$(B)/corpus/progs/*.o
-$(B)/interp-record-corpus: tests/interp/record_corpus.c $(B)/libbpfvet.a
-	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $< $(B)/libbpfvet.a -o $@ $(PKG_LIBS) -lm
+$(B)/interp-record-corpus: tests/interp/record_corpus.c tests/interp/model_env.c \
+		tests/interp/model_env.h $(B)/libbpfvet.a
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) $(B)/libbpfvet.a -o $@ \
+		$(PKG_LIBS) -lm
+
+# bpf_fib_lookup's answers in the modelled network (root only; src/interp/
+# fib.c): four crafted programs, tc and XDP, on seeded parameters.
+interp-fib-fixtures: $(B)/interp-record-fib
+	mkdir -p tests/fixtures/interp
+	$(B)/interp-record-fib -o tests/fixtures/interp/fib.txt.gz
+$(B)/interp-record-fib: tests/interp/record_fib.c tests/interp/model_env.c tests/interp/model_env.h
+	mkdir -p $(B)
+	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) -o $@ $(PKG_LIBS)
 
 # Full soundness run of the number domain (over 2*10^9 checks) on an
 # optimized build; `make check` runs a smaller sample of the same tests.

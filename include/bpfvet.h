@@ -721,8 +721,15 @@ struct bpfvet_test_run_opts {
 	int64_t fault_pc;		/* out: the faulting insn, or -1 */
 	char *errbuf;			/* why TEST_RUN refused, or the fault */
 	size_t errbuf_sz;
+	/* Replays what a kernel run's varying helpers answered: the i-th call
+	 * of ktime_get_ns, ktime_get_boot_ns, ktime_get_coarse_ns,
+	 * ktime_get_tai_ns or get_prandom_u32, in the order of the calls,
+	 * returns replay[i] (prandom its low 32 bits); calls past replay_cnt
+	 * fall back to the seeded values. NULL: the seeded values only. */
+	const uint64_t *replay;
+	uint32_t replay_cnt;
 };
-#define bpfvet_test_run_opts__last_field errbuf_sz
+#define bpfvet_test_run_opts__last_field replay_cnt
 
 /*
  * A program with its maps, for several runs: map contents persist from

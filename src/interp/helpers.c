@@ -5,8 +5,9 @@
  * What cannot be reproduced is made deterministic from the run's seed:
  * ktime_get_*_ns (monotonic), get_prandom_u32. probe_read_* copy from a
  * pointer the interpreter knows and otherwise fail with -EFAULT and a
- * zeroed buffer, as the kernel does on a bad address. Any other helper
- * ends the run with "unsupported helper N": never silently.
+ * zeroed buffer, as the kernel does on a bad address; the modelled current
+ * task (get_current_task) is the exception: its memory reads as zeros.
+ * Any other helper ends the run with "unsupported helper N": never silently.
  */
 #include <errno.h>
 #include <string.h>
@@ -26,6 +27,14 @@
 #define F_MARK_MANGLED_0 (1ull << 5)
 #define F_MARK_ENFORCE (1ull << 6)
 #define F_IPV6 (1ull << 7)
+
+/* get_current_task in TEST_RUN answers the address of the calling
+ * process's task_struct: a kernel address the verifier types as a scalar.
+ * The interpreter answers this fixed one, and probe_read_kernel(_str) of
+ * the TASK_SPAN bytes from it succeed and read zeros: the real task's
+ * fields (pid, comm, ...) belong to whichever process recorded the run. */
+#define CURRENT_TASK 0xffff888004000000ull
+#define TASK_SPAN 0x4000ull
 
 static struct interp_reg *R(struct interp *it, int n)
 {
@@ -119,10 +128,32 @@ static bool h_map_delete(struct interp *it)
 	return ret_err(it, err);
 }
 
+/* The next recorded answer of a varying helper, if the run has one. */
+static bool replayed(struct interp *it, uint64_t *v)
+{
+	if (it->replay_at >= it->replay_cnt)
+		return false;
+	*v = it->replay[it->replay_at++];
+	return true;
+}
+
 static bool h_ktime(struct interp *it)
 {
-	it->ktime += 1000 + interp_rand(it) % 1000;
+	uint64_t v;
+
+	if (replayed(it, &v))
+		it->ktime = v;
+	else
+		it->ktime += 1000 + interp_rand(it) % 1000;
 	ret(it, it->ktime);
+	return true;
+}
+
+static bool h_prandom(struct interp *it)
+{
+	uint64_t v;
+
+	ret(it, replayed(it, &v) ? (uint32_t)v : (uint32_t)interp_rand(it));
 	return true;
 }
 
@@ -369,7 +400,13 @@ static bool h_xdp_adjust_tail(struct interp *it)
 
 /* probe_read_{kernel,user}[_str]: a pointer the interpreter knows is
  * read; anything else is a bad address. */
-static bool h_probe_read(struct interp *it, bool str)
+static bool in_current_task(struct interp_reg s, uint64_t n)
+{
+	return s.tag.kind == IK_SCALAR && s.val >= CURRENT_TASK && n <= TASK_SPAN &&
+	       s.val - CURRENT_TASK <= TASK_SPAN - n;
+}
+
+static bool h_probe_read(struct interp *it, bool str, bool kernel)
 {
 	uint64_t n = (uint32_t)R(it, 2)->val;
 	uint8_t *dst = mem_span(it, *R(it, 1), n, true), *src;
@@ -381,6 +418,11 @@ static bool h_probe_read(struct interp *it, bool str)
 	src = s.tag.kind != IK_SCALAR && s.tag.kind != IK_CTX ? mem_span(it, s, n, false) : NULL;
 	if (it->status == INTERP_FAULT)
 		return false;
+	if (kernel && n && in_current_task(s, n)) {
+		memset(dst, 0, n);
+		ret(it, str ? 1 : 0);		/* "" and its NUL */
+		return true;
+	}
 	if (!src || !n) {
 		memset(dst, 0, n);
 		return ret_err(it, n ? -EFAULT : 0);
@@ -655,13 +697,14 @@ bool helper_call(struct interp *it, int32_t id)
 	case 1: return h_map_lookup(it);
 	case 2: return h_map_update(it);
 	case 3: return h_map_delete(it);
-	case 4: case 112: case 113: return h_probe_read(it, false);
-	case 45: case 114: case 115: return h_probe_read(it, true);
+	case 4: case 113: return h_probe_read(it, false, true);
+	case 112: return h_probe_read(it, false, false);
+	case 45: case 115: return h_probe_read(it, true, true);
+	case 114: return h_probe_read(it, true, false);
+	case 35: ret(it, CURRENT_TASK); return true;	/* get_current_task */
 	case 5: case 125: case 160: case 208: return h_ktime(it);
 	case 6: return h_trace_printk(it);
-	case 7:
-		ret(it, (uint32_t)interp_rand(it));
-		return true;
+	case 7: return h_prandom(it);
 	case 8: ret(it, 0); return true;		/* get_smp_processor_id */
 	case 9: return h_skb_store_bytes(it);
 	case 10: return h_csum_replace(it, false);
@@ -673,6 +716,7 @@ bool helper_call(struct interp *it, int32_t id)
 	case 54: return h_xdp_adjust_meta(it);
 	case 65: return h_xdp_adjust_tail(it);
 	case 68: return h_skb_load_bytes_rel(it);
+	case 69: return helper_fib_lookup(it);
 	case 13: return h_clone_redirect(it);
 	case 18: return h_skb_vlan_push(it);
 	case 31: return h_skb_change_proto(it);

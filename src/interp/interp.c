@@ -560,6 +560,8 @@ int interp_new(const struct bpfvet_program *prog, struct interp_maps *maps,
 	if (!it->rng)
 		it->rng = 1;
 	it->ktime = 1000000000ull + (in->seed % 1000000007ull) * 1000ull;
+	it->replay = in->replay;
+	it->replay_cnt = in->replay_cnt;
 	switch (prog->type) {
 	case BPF_PROG_TYPE_SOCKET_FILTER:
 		it->kind = INTERP_SKB_FILTER;

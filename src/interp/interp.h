@@ -64,6 +64,10 @@ struct interp_input {
 	uint32_t ctx_size;
 	uint64_t seed;		/* ktime, prandom, probe_read sources */
 	uint64_t max_steps;	/* 0: 1 << 26 */
+	/* Recorded answers of the clock and prandom helpers, in call order
+	 * (bpfvet_test_run_opts.replay); NULL for none. */
+	const uint64_t *replay;
+	uint32_t replay_cnt;
 };
 
 /* What the kernel hands back. */

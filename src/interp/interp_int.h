@@ -70,6 +70,8 @@ struct interp {
 	uint8_t empty[8];	/* where zero-length helper spans point */
 	uint64_t rng;		/* xorshift state */
 	uint64_t ktime;
+	const uint64_t *replay;	/* interp_input.replay, consumed from replay_at */
+	uint32_t replay_cnt, replay_at;
 };
 
 /* interp.c */
@@ -118,6 +120,8 @@ bool interp_push_frame(struct interp *it, size_t target, size_t ret_pc);
 
 /* helpers.c: runs helper `id` with R1-R5, sets R0. */
 bool helper_call(struct interp *it, int32_t id);
+/* fib.c: bpf_fib_lookup in the modelled network (a fresh namespace). */
+bool helper_fib_lookup(struct interp *it);
 
 /* ldabs.c-like part of ctx.c: LD_ABS / LD_IND. false: the load failed and
  * the program returns 0 (the kernel's rule). */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "interp_int.h"
+#include "base/base.h"
 
 struct bpfvet_runner {
 	const struct bpfvet_program *prog;
@@ -109,6 +110,8 @@ int bpfvet_runner__run(struct bpfvet_runner *r, struct bpfvet_test_run_opts *o)
 	in.ctx_size = o->ctx_size_in;
 	in.seed = o->seed;
 	in.max_steps = o->max_steps;
+	in.replay = OPTS_GET(o, replay, (const uint64_t *)NULL);
+	in.replay_cnt = in.replay ? OPTS_GET(o, replay_cnt, 0u) : 0;
 	o->steps = 0;
 	o->fault_pc = -1;
 	err = interp_new(r->prog, r->maps, &in, &it, o->errbuf, o->errbuf_sz);

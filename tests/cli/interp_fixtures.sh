@@ -5,7 +5,7 @@
 . tests/lib.sh
 
 MAX_BYTES=2097152
-for fam in scalar mem branchy; do
+for fam in scalar mem branchy fib; do
 	f=tests/fixtures/interp/$fam.txt.gz
 	name=interp_fixtures_$fam
 	if ! gzip -t "$f" 2>"$TMP/err"; then
@@ -48,8 +48,8 @@ for fam in scalar mem branchy; do
 	fi
 done
 
-# All three come from one kernel build.
-kernels=$(for fam in scalar mem branchy; do
+# All four come from one kernel build.
+kernels=$(for fam in scalar mem branchy fib; do
 	gzip -dc tests/fixtures/interp/$fam.txt.gz 2>/dev/null | head -n 1
 done | sort -u | wc -l)
 if [ "$kernels" -eq 1 ]; then

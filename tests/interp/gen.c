@@ -5,7 +5,8 @@
  * into the running kernel, runs the accepted ones with BPF_PROG_TEST_RUN
  * on several random packets and contexts, and writes programs, maps and
  * runs in the format of docs/interp-fixtures.md, which
- * tests/unit/test_interp_kernel.c replays through the interpreter.
+ * tests/unit/test_interp_kernel.c replays through the interpreter. The
+ * runs happen in the interpreter's modelled network (model_env.h).
  *
  * Usage: interp-gen -f scalar|mem|branchy [-s seed] [-n count] [-r runs]
  *                   [-o out.txt.gz] [-v]         (needs root / CAP_BPF)
@@ -21,6 +22,7 @@
 #include <linux/bpf.h>
 
 #include "gen.h"
+#include "model_env.h"
 
 #define LOG_SIZE (1u << 20)
 #define MAX_PKT 256
@@ -440,12 +442,16 @@ int main(int argc, char **argv)
 	struct utsname u;
 	struct opts o;
 	gzFile out;
-	char *log;
+	char *log, why[256];
 	int i, err = 0;
 
 	if (parse_args(argc, argv, &o)) {
 		fprintf(stderr, "usage: %s -f scalar|mem|branchy -o out.txt.gz "
 			"[-s seed] [-n count] [-r runs] [-v]\n", argv[0]);
+		return 2;
+	}
+	if (enter_model_env(why, sizeof(why))) {
+		fprintf(stderr, "gen: %s\n", why);
 		return 2;
 	}
 	log = malloc(LOG_SIZE);

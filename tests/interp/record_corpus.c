@@ -16,7 +16,14 @@
  * as a privileged user. Each gets RUNS packets: random bytes, IPv4 and
  * IPv6 with TCP, UDP or ICMP headers; half of the runs also pass a
  * context (__sk_buff or xdp_md) with random allowed fields. Only runs
- * TEST_RUN accepts are recorded.
+ * TEST_RUN accepts are recorded. The runs happen in the interpreter's
+ * modelled environment (model_env.h).
+ *
+ * The clock and prandom helpers answer differently on every run, so what
+ * they answered is recorded with the run (a 'k' line) and the interpreter
+ * replays it. To learn it, a program that calls them is run in a variant
+ * (instrument()) that appends R0 to a log map after each such call; the
+ * fixture carries the program as it is.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,9 +36,13 @@
 #include <bpf/bpf.h>
 
 #include "loader/object.h"
+#include "model_env.h"
 
 #define MAX_MAPS 64
 #define BUF_MAX 8192
+#define LOG_SLOTS 32			/* answers logged per run */
+#define LOG_VALUE_SIZE (8 + 8 * LOG_SLOTS)	/* a count, then the answers */
+#define LOG_BLOCK 10			/* instructions of the logging block */
 
 struct rng {
 	uint64_t s;
@@ -128,6 +139,102 @@ static int collect_maps(const struct bpfvet_program *p, const struct bpfvet_obje
 	return cnt;
 }
 
+/* ktime_get_ns, get_prandom_u32, ktime_get_boot_ns, ktime_get_coarse_ns,
+ * ktime_get_tai_ns: the helpers whose answers the interpreter replays. */
+static bool varying_call(const struct bpfvet_insn *in)
+{
+	return in->code == (BPF_JMP | BPF_CALL) && in->src_reg == 0 &&
+	       (in->imm == 5 || in->imm == 7 || in->imm == 125 || in->imm == 160 ||
+		in->imm == 208);
+}
+
+/* After a call R1-R5 hold nothing the program may read, so the block uses
+ * R1-R3: log[0] counts, log[1 + count] = R0 while count < LOG_SLOTS. */
+static void log_block(struct bpfvet_insn *b, int log_fd)
+{
+	const struct bpfvet_insn block[LOG_BLOCK] = {
+		{ BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_VALUE, 0, log_fd },
+		{ 0, 0, 0, 0, 0 },
+		{ BPF_LDX | BPF_MEM | BPF_DW, 2, 1, 0, 0 },
+		{ BPF_JMP | BPF_JGE | BPF_K, 2, 0, 6, LOG_SLOTS },
+		{ BPF_ALU64 | BPF_MOV | BPF_X, 3, 2, 0, 0 },
+		{ BPF_ALU64 | BPF_LSH | BPF_K, 3, 0, 0, 3 },
+		{ BPF_ALU64 | BPF_ADD | BPF_X, 3, 1, 0, 0 },
+		{ BPF_STX | BPF_MEM | BPF_DW, 3, 0, 8, 0 },
+		{ BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, 1 },
+		{ BPF_STX | BPF_MEM | BPF_DW, 1, 2, 0, 0 },
+	};
+
+	memcpy(b, block, sizeof(block));
+}
+
+/* Moves a relative jump, call or function reference of the instruction
+ * at old index i (now at ni) to its target's new place; false if the new
+ * offset does not fit. */
+static bool retarget(struct bpfvet_insn *o, size_t i, size_t ni, const size_t *new_idx,
+		     size_t cnt)
+{
+	uint8_t cls = o->code & 0x07, op = o->code & 0xf0;
+	bool by_imm, by_off;
+	int64_t target, moved;
+
+	by_imm = (o->code == (BPF_LD | BPF_IMM | BPF_DW) && o->src_reg == BPF_PSEUDO_FUNC) ||
+		 (cls == BPF_JMP && op == BPF_CALL && o->src_reg == BPF_PSEUDO_CALL) ||
+		 (cls == BPF_JMP32 && op == BPF_JA);
+	by_off = (cls == BPF_JMP || cls == BPF_JMP32) && !by_imm && op != BPF_CALL &&
+		 op != BPF_EXIT;
+	if (!by_imm && !by_off)
+		return true;
+	target = (int64_t)i + 1 + (by_imm ? o->imm : o->off);
+	if (target < 0 || target > (int64_t)cnt)
+		return false;
+	moved = (int64_t)new_idx[target] - (int64_t)ni - 1;
+	if (by_imm) {
+		o->imm = (int32_t)moved;
+		return true;
+	}
+	if (moved < INT16_MIN || moved > INT16_MAX)
+		return false;
+	o->off = (int16_t)moved;
+	return true;
+}
+
+/* The program with a logging block after each varying call, or NULL when
+ * it has none (or cannot be rewritten). */
+static struct bpfvet_insn *instrument(const struct bpfvet_insn *in, size_t cnt, int log_fd,
+				      size_t *out_cnt)
+{
+	size_t *new_idx = malloc((cnt + 1) * sizeof(*new_idx)), calls = 0;
+	struct bpfvet_insn *out = NULL;
+
+	if (!new_idx)
+		return NULL;
+	for (size_t i = 0; i < cnt; i++) {
+		new_idx[i] = i + LOG_BLOCK * calls;
+		calls += varying_call(&in[i]);
+	}
+	new_idx[cnt] = cnt + LOG_BLOCK * calls;
+	if (calls)
+		out = calloc(new_idx[cnt], sizeof(*out));
+	for (size_t i = 0; out && i < cnt; i++) {
+		size_t ni = new_idx[i];
+
+		out[ni] = in[i];
+		if (!retarget(&out[ni], i, ni, new_idx, cnt)) {
+			free(out);
+			out = NULL;
+		} else if (varying_call(&in[i])) {
+			log_block(&out[ni + 1], log_fd);
+		} else if (in[i].code == (BPF_LD | BPF_IMM | BPF_DW) && i + 1 < cnt) {
+			out[ni + 1] = in[i + 1];
+			i++;
+		}
+	}
+	*out_cnt = out ? new_idx[cnt] : 0;
+	free(new_idx);
+	return out;
+}
+
 static void random_packet(struct rng *r, uint8_t *p, uint32_t *len)
 {
 	uint32_t kind = below(r, 4), n, l4;
@@ -200,10 +307,36 @@ struct recorder {
 	struct rng rng;
 	int runs;
 	int index;
-	int progs, skipped, records;
+	int progs, skipped, records, replayed;
+	int log_fd;		/* the instrumented programs' log: one array element */
 };
 
-static void record_runs(struct recorder *rc, const struct bpfvet_program *p, int fd)
+/* Empties the log before a run (log_fd < 0: no log). */
+static int log_reset(int log_fd)
+{
+	static const uint8_t zero[LOG_VALUE_SIZE];
+	uint32_t key = 0;
+
+	return log_fd < 0 ? 0 : bpf_map_update_elem(log_fd, &key, zero, BPF_ANY);
+}
+
+/* The run's logged answers as a 'k' line, if there are any. */
+static void write_log(struct recorder *rc, int log_fd)
+{
+	uint64_t v[1 + LOG_SLOTS];
+	uint32_t key = 0;
+
+	if (log_fd < 0 || bpf_map_lookup_elem(log_fd, &key, v) || !v[0])
+		return;
+	gzputs(rc->out, "k");
+	for (uint64_t i = 0; i < v[0] && i < LOG_SLOTS; i++)
+		gzprintf(rc->out, " %llx", (unsigned long long)v[1 + i]);
+	gzputs(rc->out, "\n");
+	rc->replayed++;
+}
+
+/* fd runs the program; log_fd is the log it writes, or -1. */
+static void record_runs(struct recorder *rc, const struct bpfvet_program *p, int fd, int log_fd)
 {
 	static uint8_t pkt[BUF_MAX], out[BUF_MAX], ctx[192], ctx_out[192];
 
@@ -227,8 +360,9 @@ static void record_runs(struct recorder *rc, const struct bpfvet_program *p, int
 			o.ctx_out = ctx_out;
 			o.ctx_size_out = csz;
 		}
-		if (bpf_prog_test_run_opts(fd, &o))
+		if (log_reset(log_fd) || bpf_prog_test_run_opts(fd, &o))
 			continue;
+		write_log(rc, log_fd);
 		gzputs(rc->out, "r ");
 		hex(rc->out, pkt, len);
 		gzputs(rc->out, " ");
@@ -251,8 +385,9 @@ static const char *type_name(uint32_t t)
 static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 			const struct bpfvet_program *p)
 {
-	int used[MAX_MAPS], fds[MAX_MAPS], cnt, fd;
-	struct bpfvet_insn *insns, *loaded;
+	int used[MAX_MAPS], fds[MAX_MAPS], cnt, fd, run_fd = -1;
+	struct bpfvet_insn *insns, *loaded, *logged = NULL;
+	size_t logged_cnt = 0;
 	LIBBPF_OPTS(bpf_prog_load_opts, lo);
 
 	if (p->type != BPF_PROG_TYPE_SOCKET_FILTER && p->type != BPF_PROG_TYPE_SCHED_CLS &&
@@ -263,7 +398,10 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 	    p->expected_attach_type == BPF_XDP_DEVMAP ||
 	    p->expected_attach_type == BPF_XDP_CPUMAP || !p->insn_cnt) {
 		if (getenv("RECORD_VERBOSE"))
-			fprintf(stderr, "skip %s %s: needs the loader\n", obj->name, p->name);
+			fprintf(stderr, "skip %s %s: needs the loader (%s)\n", obj->name, p->name,
+				p->problem ? "a load problem" : p->extern_cnt ? "externs" :
+				p->ksym_ref_cnt ? "ksyms" : p->core_pending ? "CO-RE" :
+				p->insn_cnt ? "devmap/cpumap" : "no code");
 		rc->skipped++;
 		return;
 	}
@@ -289,6 +427,16 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 	lo.expected_attach_type = p->expected_attach_type;
 	fd = bpf_prog_load(p->type, NULL, "GPL", (const struct bpf_insn *)loaded,
 			   p->insn_cnt, &lo);
+	if (fd >= 0 && rc->log_fd >= 0)
+		logged = instrument(loaded, p->insn_cnt, rc->log_fd, &logged_cnt);
+	if (logged) {
+		run_fd = bpf_prog_load(p->type, NULL, "GPL", (const struct bpf_insn *)logged,
+				       logged_cnt, &lo);
+		if (run_fd < 0)
+			fprintf(stderr, "record_corpus: %s %s: the logging variant does not "
+				"load (%d); its clock and prandom answers are not recorded\n",
+				obj->name, p->name, run_fd);
+	}
 	if (fd < 0) {
 		if (getenv("RECORD_VERBOSE"))
 			fprintf(stderr, "skip %s %s: load %d\n", obj->name, p->name, fd);
@@ -305,23 +453,27 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 		gzputs(rc->out, "c ");
 		hex(rc->out, insns, p->insn_cnt * sizeof(*insns));
 		gzputs(rc->out, "\n");
-		record_runs(rc, p, fd);
+		record_runs(rc, p, run_fd >= 0 ? run_fd : fd, run_fd >= 0 ? rc->log_fd : -1);
 		gzputs(rc->out, ".\n");
 		rc->progs++;
 		close(fd);
 	}
+	if (run_fd >= 0)
+		close(run_fd);
 	for (int k = 0; k < cnt; k++)
 		close(fds[k]);
 out:
 	free(insns);
 	free(loaded);
+	free(logged);
 }
 
 int main(int argc, char **argv)
 {
-	struct recorder rc = { .runs = 8, .rng = { 0x9e3779b97f4a7c15ull } };
+	struct recorder rc = { .runs = 8, .rng = { 0x9e3779b97f4a7c15ull }, .log_fd = -1 };
 	const char *path = "tests/fixtures/interp/corpus.txt.gz";
 	struct utsname u;
+	char why[256];
 	int opt;
 
 	while ((opt = getopt(argc, argv, "o:r:s:")) != -1) {
@@ -336,6 +488,15 @@ int main(int argc, char **argv)
 	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "record_corpus: needs root (BPF_PROG_TEST_RUN)\n");
+		return 2;
+	}
+	if (enter_model_env(why, sizeof(why))) {
+		fprintf(stderr, "record_corpus: %s\n", why);
+		return 2;
+	}
+	rc.log_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, LOG_VALUE_SIZE, 1, NULL);
+	if (rc.log_fd < 0) {
+		fprintf(stderr, "record_corpus: the log map: %s\n", strerror(-rc.log_fd));
 		return 2;
 	}
 	rc.out = gzopen(path, "wb9");
@@ -358,7 +519,8 @@ int main(int argc, char **argv)
 		bpfvet_object__close(obj);
 	}
 	gzclose(rc.out);
-	printf("record_corpus: %d programs, %d runs recorded, %d programs left out\n",
-	       rc.progs, rc.records, rc.skipped);
+	close(rc.log_fd);
+	printf("record_corpus: %d programs, %d runs recorded (%d with the clock and prandom "
+	       "answers), %d programs left out\n", rc.progs, rc.records, rc.replayed, rc.skipped);
 	return 0;
 }

@@ -467,6 +467,69 @@ static void test_bpf_loop(struct test_ctx *t)
 	CHECK_INT(t, run_filter(t, insns, N(insns)), 406);
 }
 
+/* Runs a socket filter on ipv4_frame with recorded helper answers. */
+static int run_replayed(struct test_ctx *t, const struct bpfvet_insn *insns, size_t cnt,
+			const uint64_t *replay, uint32_t replay_cnt, uint32_t *retval)
+{
+	struct bpfvet_program *p = make(t, BPF_PROG_TYPE_SOCKET_FILTER, insns, cnt, NULL, 0);
+	struct bpfvet_test_run_opts o = { .sz = sizeof(o), .data_in = ipv4_frame,
+					  .data_size_in = sizeof(ipv4_frame), .replay = replay,
+					  .replay_cnt = replay_cnt };
+	int err;
+
+	if (!p)
+		return -EINVAL;
+	err = bpfvet_program__test_run(p, &o);
+	*retval = o.retval;
+	bpfvet_program__free(p);
+	return err;
+}
+
+/* The clock and prandom helpers answer what a kernel run recorded, in
+ * call order whatever the helper; past the record, the seeded model. */
+static void test_replay(struct test_ctx *t)
+{
+	/* r0 = ktime_get_ns() - ktime_get_tai_ns() */
+	const struct bpfvet_insn clocks[] = {
+		CALL(208), ALU64_X(BPF_MOV, 6, 0), CALL(5), ALU64_X(BPF_SUB, 0, 6), EXIT,
+	};
+	const struct bpfvet_insn prandom[] = { CALL(7), EXIT };
+	const uint64_t two[] = { 1000000000000ull, 1000000000234ull };
+	const uint64_t wide[] = { 0x1234567890abcdefull };
+	uint32_t ret = 0;
+
+	CHECK_INT(t, run_replayed(t, clocks, N(clocks), two, 2, &ret), 0);
+	CHECK_INT(t, ret, 234);
+	CHECK_INT(t, run_replayed(t, prandom, N(prandom), wide, 1, &ret), 0);
+	CHECK_INT(t, ret, 0x90abcdefu);
+	/* no record: the seeded clock still moves forward */
+	CHECK_INT(t, run_replayed(t, clocks, N(clocks), NULL, 0, &ret), 0);
+	CHECK_MSG(t, ret > 0 && ret < 1000000, "seeded clock step %u", ret);
+}
+
+/* get_current_task: a fixed non-zero kernel address whose task memory
+ * probe_read_kernel reads as zeros; any other kernel address is -EFAULT. */
+static void test_current_task(struct test_ctx *t)
+{
+	/* r6 = task; probe_read_kernel(fp-8, 8, r6 + OFF); r0 = ret, or 99 if
+	 * task == 0, or 98 if the bytes read are not zero */
+	const struct bpfvet_insn in_task[] = {
+		CALL(35), ALU64_X(BPF_MOV, 6, 0),
+		INSN(BPF_JMP | BPF_JNE | BPF_K, 6, 0, 2, 0), MOV64(0, 99), EXIT,
+		ST(BPF_DW, 10, -8, -1), ALU64_X(BPF_MOV, 1, 10), ALU64_K(BPF_ADD, 1, -8),
+		MOV64(2, 8), ALU64_X(BPF_MOV, 3, 6), ALU64_K(BPF_ADD, 3, 0x6d8), CALL(113),
+		LDX(BPF_DW, 1, 10, -8), INSN(BPF_JMP | BPF_JEQ | BPF_K, 1, 0, 1, 0),
+		MOV64(0, 98), EXIT,
+	};
+	const struct bpfvet_insn elsewhere[] = {
+		ALU64_X(BPF_MOV, 1, 10), ALU64_K(BPF_ADD, 1, -8), MOV64(2, 8),
+		LD64(3, 0, 0, (int32_t)0xffff8880), CALL(113), EXIT,
+	};
+
+	CHECK_INT(t, run_filter(t, in_task, N(in_task)), 0);
+	CHECK_INT(t, run_filter(t, elsewhere, N(elsewhere)), (uint32_t)-EFAULT);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -484,5 +547,7 @@ int main(void)
 	RUN(&t, test_xdp_context);
 	RUN(&t, test_tail_call);
 	RUN(&t, test_bpf_loop);
+	RUN(&t, test_replay);
+	RUN(&t, test_current_task);
 	return test_finish(&t);
 }

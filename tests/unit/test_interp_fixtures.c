@@ -8,7 +8,7 @@
  * fails the case with the program's index and bpfvet's message.
  *
  * Usage: test_interp_fixtures [FILE.txt.gz...]   (default: the three
- *        generated families)
+ *        generated families and the crafted bpf_fib_lookup programs)
  */
 #include <errno.h>
 #include <stdint.h>
@@ -27,6 +27,7 @@ static const char *const default_files[] = {
 	"tests/fixtures/interp/scalar.txt.gz",
 	"tests/fixtures/interp/mem.txt.gz",
 	"tests/fixtures/interp/branchy.txt.gz",
+	"tests/fixtures/interp/fib.txt.gz",
 };
 
 struct fixture_prog {
