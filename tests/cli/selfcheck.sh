@@ -55,28 +55,27 @@ if [ $st = 0 ] && grep -q '^selfcheck_calls.o/sc_global: 5 runs (5 followed to t
 else
 	fail selfcheck_global_followed "exit $st: $(head -c 400 "$TMP/calls")"
 fi
+# caught NAME PROG REGEX: bounds-add makes selfcheck report PROG of
+# selfcheck_calls.o with a first violation matching REGEX (exit 1).
+caught() {
+	# shellcheck disable=SC2086
+	BPFVET_FAULT=bounds-add "$BPFVET" selfcheck "$CALLS" -p "$2" -n 5 $TARGET >"$TMP/calls" 2>/dev/null
+	st=$?
+	if [ $st = 1 ] && grep -q "first: run 0 of seed 0 .*$3\$" "$TMP/calls"; then
+		pass "$1"
+	else
+		fail "$1" "exit $st: $(head -c 400 "$TMP/calls")"
+	fi
+}
 # bounds-add inside sc_add8 (insns 5-8; sc_fault itself adds nothing):
 # caught in the callee, at its exit, on the callee's frame.
-# shellcheck disable=SC2086
-BPFVET_FAULT=bounds-add "$BPFVET" selfcheck "$CALLS" -p sc_fault -n 5 $TARGET >"$TMP/calls" 2>/dev/null
-st=$?
-if [ $st = 1 ] && grep -q 'first: run 0 of seed 0 .*insn 8: (95) exit: frame 0 R0: the run has [0-9]* (0x[0-9a-f]*), the verifier scalar(.*umax=.*=3,.*(value outside its bounds)$' "$TMP/calls"; then
-	pass selfcheck_catches_in_global
-else
-	fail selfcheck_catches_in_global "exit $st: $(head -c 400 "$TMP/calls")"
-fi
-
+caught selfcheck_catches_in_global sc_fault \
+	'insn 8: (95) exit: frame 0 R0: the run has [0-9]* (0x[0-9a-f]*), the verifier scalar(.*umax=.*=3,.*(value outside its bounds)'
 # bounds-add in sc_loop's callback (its calls counted by an addition,
 # insn 33; sc_loop adds nothing before the call): caught in the callback,
 # frame 1.
-# shellcheck disable=SC2086
-BPFVET_FAULT=bounds-add "$BPFVET" selfcheck "$CALLS" -p sc_loop -n 5 $TARGET >"$TMP/calls" 2>/dev/null
-st=$?
-if [ $st = 1 ] && grep -q 'first: run 0 of seed 0 .*insn 34: (7b) \*(u64 \*)(r6 +8) = r2: frame 1 R2: the run has 1 (0x1), the verifier 0 (value outside its bounds)$' "$TMP/calls"; then
-	pass selfcheck_catches_in_callback
-else
-	fail selfcheck_catches_in_callback "exit $st: $(head -c 400 "$TMP/calls")"
-fi
+caught selfcheck_catches_in_callback sc_loop \
+	'insn 34: (7b) \*(u64 \*)(r6 +8) = r2: frame 1 R2: the run has 1 (0x1), the verifier 0 (value outside its bounds)'
 
 # No violation where nothing is wrong. The optimised build when there is
 # one: a few thousand runs.

@@ -37,29 +37,13 @@
 
 #include "loader/object.h"
 #include "model_env.h"
+#include "rec_rng.h"
 
 #define MAX_MAPS 64
 #define BUF_MAX 8192
 #define LOG_SLOTS 32			/* answers logged per run */
 #define LOG_VALUE_SIZE (8 + 8 * LOG_SLOTS)	/* a count, then the answers */
 #define LOG_BLOCK 10			/* instructions of the logging block */
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t next(struct rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return r->s;
-}
-
-static uint32_t below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(next(r) % n);
-}
 
 static void hex(gzFile out, const void *p, size_t n)
 {
@@ -237,29 +221,29 @@ static struct bpfvet_insn *instrument(const struct bpfvet_insn *in, size_t cnt, 
 
 static void random_packet(struct rng *r, uint8_t *p, uint32_t *len)
 {
-	uint32_t kind = below(r, 4), n, l4;
+	uint32_t kind = rng_below(r, 4), n, l4;
 
-	n = 14 + below(r, 120);
+	n = 14 + rng_below(r, 120);
 	for (uint32_t i = 0; i < sizeof(uint8_t) * 256; i++)
-		p[i] = (uint8_t)next(r);
-	if (below(r, 3) == 0)
+		p[i] = (uint8_t)rng_next(r);
+	if (rng_below(r, 3) == 0)
 		memset(p, 0, 6);		/* to this host */
 	if (kind == 0) {			/* random bytes */
 		*len = n;
 		return;
 	}
-	l4 = below(r, 3) == 0 ? 1 : below(r, 2) ? 6 : 17;
+	l4 = rng_below(r, 3) == 0 ? 1 : rng_below(r, 2) ? 6 : 17;
 	if (kind <= 2) {			/* IPv4 */
 		p[12] = 0x08; p[13] = 0x00;
-		p[14] = 0x45; p[16] = 0; p[17] = 20 + 20 + (uint8_t)below(r, 40);
-		p[20] = 0; p[21] = below(r, 4) ? 0 : 0x20;
+		p[14] = 0x45; p[16] = 0; p[17] = 20 + 20 + (uint8_t)rng_below(r, 40);
+		p[20] = 0; p[21] = rng_below(r, 4) ? 0 : 0x20;
 		p[23] = (uint8_t)l4;
-		*len = 14 + 20 + 20 + below(r, 60);
+		*len = 14 + 20 + 20 + rng_below(r, 60);
 	} else {				/* IPv6 */
 		p[12] = 0x86; p[13] = 0xdd;
 		p[14] = 0x60; p[18] = 0; p[19] = 40;
 		p[20] = (uint8_t)l4;
-		*len = 14 + 40 + 20 + below(r, 60);
+		*len = 14 + 40 + 20 + rng_below(r, 60);
 	}
 }
 
@@ -268,7 +252,7 @@ static void random_ctx(struct rng *r, uint32_t type, uint8_t *ctx, uint32_t *sz,
 {
 	memset(ctx, 0, 192);
 	if (type == BPF_PROG_TYPE_XDP) {
-		uint32_t meta = below(r, 3) == 0 ? 4 * below(r, 5) : 0;
+		uint32_t meta = rng_below(r, 3) == 0 ? 4 * rng_below(r, 5) : 0;
 
 		if (pkt_len < meta + 14)
 			meta = 0;
@@ -278,11 +262,11 @@ static void random_ctx(struct rng *r, uint32_t type, uint8_t *ctx, uint32_t *sz,
 		return;
 	}
 	for (int off = 8; off < 12; off++)		/* mark */
-		ctx[off] = (uint8_t)next(r);
+		ctx[off] = (uint8_t)rng_next(r);
 	for (int off = 32; off < 36; off++)		/* priority */
-		ctx[off] = (uint8_t)next(r);
+		ctx[off] = (uint8_t)rng_next(r);
 	for (int off = 48; off < 68; off++)		/* cb[] */
-		ctx[off] = (uint8_t)next(r);
+		ctx[off] = (uint8_t)rng_next(r);
 	*sz = 192;
 }
 

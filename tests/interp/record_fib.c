@@ -28,29 +28,13 @@
 #include <linux/bpf.h>
 
 #include "model_env.h"
+#include "rec_rng.h"
 
 #define PARAMS_AT 14
 #define FLAGS_AT 78
 #define RESULT_AT 82
 #define PKT_LEN 96
 #define MAX_INSNS 64
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t next(struct rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return r->s;
-}
-
-static uint32_t below(struct rng *r, uint32_t n)
-{
-	return (uint32_t)(next(r) % n);
-}
 
 static struct bpf_insn ins(uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
 {
@@ -109,16 +93,16 @@ static void put_addr6(struct rng *r, uint8_t *a)
 		{ 0x20, 0x01, 0 }, { 0xfe, 0x80, 0 }, { 0xfe, 0xc0, 0 }, { 0xff, 0x02, 0 },
 		{ 0xfd, 0x00, 0 }, { 0x00, 0x00, 1 }, { 0x00, 0x00, 2 }, { 0x00, 0x00, 3 },
 	};
-	uint32_t k = below(r, 10);
+	uint32_t k = rng_below(r, 10);
 
 	for (int i = 0; i < 16; i++)
-		a[i] = (uint8_t)next(r);
+		a[i] = (uint8_t)rng_next(r);
 	if (k >= 8)		/* random bytes */
 		return;
 	a[0] = kinds[k][0];
 	a[1] = kinds[k][1];
 	if (k == 1)
-		a[1] |= (uint8_t)below(r, 0x40);	/* fe80::/10 */
+		a[1] |= (uint8_t)rng_below(r, 0x40);	/* fe80::/10 */
 	if (kinds[k][2]) {
 		memset(a, 0, 16);
 		if (kinds[k][2] == 1)
@@ -137,29 +121,29 @@ static void random_params(struct rng *r, uint8_t *pkt)
 	uint32_t ifindex, flags;
 
 	for (int i = 0; i < PKT_LEN; i++)
-		pkt[i] = (uint8_t)next(r);
+		pkt[i] = (uint8_t)rng_next(r);
 	memset(pkt, 0, 12);
 	pkt[12] = 0x88;
 	pkt[13] = 0xb5;			/* a local EtherType: no IP header checks */
-	f[0] = families[below(r, 8)];
-	ifindex = below(r, 3) ? 1 : below(r, 2) ? 0 : below(r, 4) ? 2 : (uint32_t)next(r);
+	f[0] = families[rng_below(r, 8)];
+	ifindex = rng_below(r, 3) ? 1 : rng_below(r, 2) ? 0 : rng_below(r, 4) ? 2 : (uint32_t)rng_next(r);
 	memcpy(f + 8, &ifindex, 4);
-	if (below(r, 2))
+	if (rng_below(r, 2))
 		memset(f + 6, 0, 2);		/* tot_len 0 */
-	if (below(r, 2)) {
+	if (rng_below(r, 2)) {
 		put_addr6(r, f + 16);
 		put_addr6(r, f + 32);
-	} else if (below(r, 2)) {
+	} else if (rng_below(r, 2)) {
 		uint32_t lo = 0x0100007f;	/* 127.0.0.1 */
 
 		memcpy(f + 16, &lo, 4);
 		memcpy(f + 32, &lo, 4);
 	}
-	if (below(r, 2))
+	if (rng_below(r, 2))
 		memset(f + 48, 0, 4);		/* tbid 0 */
-	else if (below(r, 2))
-		f[48] = below(r, 2) ? 254 : 255, memset(f + 49, 0, 3);	/* main, local */
-	flags = flag_sets[below(r, sizeof(flag_sets) / sizeof(flag_sets[0]))];
+	else if (rng_below(r, 2))
+		f[48] = rng_below(r, 2) ? 254 : 255, memset(f + 49, 0, 3);	/* main, local */
+	flags = flag_sets[rng_below(r, sizeof(flag_sets) / sizeof(flag_sets[0]))];
 	memcpy(pkt + FLAGS_AT, &flags, 4);
 }
 
