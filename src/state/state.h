@@ -135,8 +135,9 @@ struct reg_state {
 	struct bounds b;	/* value of a scalar, variable offset of a pointer */
 	uint32_t id;
 	uint32_t ref_obj_id;
-	uint32_t frameno;	/* owning frame of PTR_TO_STACK */
 	int32_t subreg_def;
+	/* A byte: 112 bytes a register, and every stack slot holds one. */
+	uint8_t frameno;	/* owning frame of PTR_TO_STACK */
 	bool precise;
 };
 
