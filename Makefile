@@ -325,7 +325,7 @@ interp-corpus-fixtures: $(B)/interp-record-corpus
 	$(B)/interp-record-corpus -r $(INTERP_CORPUS_RUNS) -o $(INTERP_CORPUS_FIXTURES) \
 		$(B)/corpus/progs/*.o
 $(B)/interp-record-corpus: tests/interp/record_corpus.c tests/interp/model_env.c \
-		tests/interp/model_env.h tests/interp/rec_rng.h $(B)/libbpfvet.a
+		tests/interp/model_env.h tests/interp/rec_common.h $(B)/libbpfvet.a
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) $(B)/libbpfvet.a -o $@ \
 		$(PKG_LIBS) -lm
 
@@ -335,7 +335,7 @@ interp-fib-fixtures: $(B)/interp-record-fib
 	mkdir -p tests/fixtures/interp
 	$(B)/interp-record-fib -o tests/fixtures/interp/fib.txt.gz
 $(B)/interp-record-fib: tests/interp/record_fib.c tests/interp/model_env.c tests/interp/model_env.h \
-		tests/interp/rec_rng.h
+		tests/interp/rec_common.h
 	mkdir -p $(B)
 	$(CC) $(BASE_CFLAGS) -O2 -g $(PKG_CFLAGS) $(filter %.c,$^) -o $@ $(PKG_LIBS)
 

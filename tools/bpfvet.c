@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* bpfvet command-line entry point: dispatches to subcommands. */
+#include <link.h>
 #include <malloc.h>
 #include <stdarg.h>
-#include <link.h>
 #include <stdint.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 

@@ -497,11 +497,17 @@ static int propagate_to_caller(struct vet_env *env, struct live_instance *in)
 	return commit_writes(env, outer);
 }
 
+/* How many instructions of the instance's subprogram the post-order
+ * holds: the positions its dirty bits take. */
+static uint32_t postorder_len(const struct vet_env *env, const struct live_instance *in)
+{
+	return env->subprogs[in->sub + 1].postorder_start - env->subprogs[in->sub].postorder_start;
+}
+
 /* After must_write_acc was forgotten: every instruction again. */
 static void dirty_all(const struct vet_env *env, struct live_instance *in)
 {
-	uint32_t len = env->subprogs[in->sub + 1].postorder_start -
-		       env->subprogs[in->sub].postorder_start;
+	uint32_t len = postorder_len(env, in);
 
 	for (uint32_t f = 0; f <= in->cc.curframe; f++) {
 		if (!in->frames[f])
@@ -520,8 +526,7 @@ static bool sweep_frame(struct vet_env *env, struct live_instance *in, uint32_t 
 {
 	const struct live_graph *g = &env->slive->g;
 	const uint32_t *order = env->postorder + env->subprogs[in->sub].postorder_start;
-	uint32_t len = env->subprogs[in->sub + 1].postorder_start -
-		       env->subprogs[in->sub].postorder_start;
+	uint32_t len = postorder_len(env, in);
 	uint64_t *dirty = in->dirty[f];
 	bool changed = false;
 

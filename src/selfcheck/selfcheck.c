@@ -146,18 +146,9 @@ static int run_visit(void *ctx, struct vet_env *env)
  * it does not run, and the run is compared up to them. */
 static bool calls_back(const struct bpfvet_insn *in)
 {
-	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
-		return false;
-	switch (in->imm) {
-	case HELPER_FOR_EACH_MAP_ELEM:
-	case HELPER_TIMER_SET_CALLBACK:
-	case HELPER_FIND_VMA:
-	case HELPER_LOOP:
-	case HELPER_USER_RINGBUF_DRAIN:
-		return true;
-	default:
-		return false;
-	}
+	return in->code == (BPF_JMP | BPF_CALL) && !in->src_reg &&
+	       (helper_is_sync_callback_calling(in->imm) ||
+		helper_is_async_callback_calling(in->imm));
 }
 
 /* A call of a global function: its index, or 0. The verifier checked
@@ -166,14 +157,12 @@ static bool calls_back(const struct bpfvet_insn *in)
 static uint32_t calls_global(const struct vet_env *env, uint32_t at)
 {
 	const struct bpfvet_insn *in = &env->insns[at];
-	int64_t target = (int64_t)at + in->imm + 1;
+	int sub;
 
-	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL)
+	if (!insn_is_pseudo_call(in))
 		return 0;
-	for (uint32_t i = 1; i < env->subprog_cnt; i++)
-		if (env->subprogs[i].start == target)
-			return env->subprogs[i].is_global ? i : 0;
-	return 0;
+	sub = subprog_at(env, (uint32_t)((int64_t)at + in->imm + 1));
+	return sub > 0 && env->subprogs[sub].is_global ? (uint32_t)sub : 0;
 }
 
 static void judge(struct run *r, const struct vet_guide *g, const struct bpfvet_result *gres);

@@ -37,29 +37,13 @@
 
 #include "loader/object.h"
 #include "model_env.h"
-#include "rec_rng.h"
+#include "rec_common.h"
 
 #define MAX_MAPS 64
 #define BUF_MAX 8192
 #define LOG_SLOTS 32			/* answers logged per run */
 #define LOG_VALUE_SIZE (8 + 8 * LOG_SLOTS)	/* a count, then the answers */
 #define LOG_BLOCK 10			/* instructions of the logging block */
-
-static void hex(gzFile out, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	if (!p) {
-		gzputs(out, "-");
-		return;
-	}
-	if (!n) {
-		gzputs(out, "");
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		gzprintf(out, "%02x", b[i]);
-}
 
 static bool map_expressible(const struct bpfvet_map *m)
 {
@@ -348,13 +332,13 @@ static void record_runs(struct recorder *rc, const struct bpfvet_program *p, int
 			continue;
 		write_log(rc, log_fd);
 		gzputs(rc->out, "r ");
-		hex(rc->out, pkt, len);
+		rec_hex(rc->out, pkt, len);
 		gzputs(rc->out, " ");
-		hex(rc->out, with_ctx ? ctx : NULL, csz);
+		rec_hex(rc->out, with_ctx ? ctx : NULL, csz);
 		gzprintf(rc->out, " %u ", o.retval);
-		hex(rc->out, out, o.data_size_out);
+		rec_hex(rc->out, out, o.data_size_out);
 		gzputs(rc->out, " ");
-		hex(rc->out, with_ctx ? ctx_out : NULL, o.ctx_size_out);
+		rec_hex(rc->out, with_ctx ? ctx_out : NULL, o.ctx_size_out);
 		gzputs(rc->out, "\n");
 		rc->records++;
 	}
@@ -435,7 +419,7 @@ static void record_prog(struct recorder *rc, const struct bpfvet_object *obj,
 				 m->value_size, m->max_entries);
 		}
 		gzputs(rc->out, "c ");
-		hex(rc->out, insns, p->insn_cnt * sizeof(*insns));
+		rec_hex(rc->out, insns, p->insn_cnt * sizeof(*insns));
 		gzputs(rc->out, "\n");
 		record_runs(rc, p, run_fd >= 0 ? run_fd : fd, run_fd >= 0 ? rc->log_fd : -1);
 		gzputs(rc->out, ".\n");

@@ -28,7 +28,7 @@
 #include <linux/bpf.h>
 
 #include "model_env.h"
-#include "rec_rng.h"
+#include "rec_common.h"
 
 #define PARAMS_AT 14
 #define FLAGS_AT 78
@@ -147,14 +147,6 @@ static void random_params(struct rng *r, uint8_t *pkt)
 	memcpy(pkt + FLAGS_AT, &flags, 4);
 }
 
-static void hex(gzFile out, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		gzprintf(out, "%02x", b[i]);
-}
-
 static int record_prog(gzFile out, struct rng *r, int index, int xdp, int plen, int runs)
 {
 	struct bpf_insn prog[MAX_INSNS];
@@ -172,7 +164,7 @@ static int record_prog(gzFile out, struct rng *r, int index, int xdp, int plen, 
 	}
 	gzprintf(out, "# fib_lookup %s plen %d\np %d %s\nc ", xdp ? "xdp" : "tc", plen, index,
 		 xdp ? "xdp" : "sched_cls");
-	hex(out, prog, (size_t)n * sizeof(prog[0]));
+	rec_hex(out, prog, (size_t)n * sizeof(prog[0]));
 	gzputs(out, "\n");
 	for (int i = 0; i < runs; i++) {
 		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = pkt, .data_size_in = PKT_LEN,
@@ -182,9 +174,9 @@ static int record_prog(gzFile out, struct rng *r, int index, int xdp, int plen, 
 		if (bpf_prog_test_run_opts(fd, &o))
 			continue;
 		gzputs(out, "r ");
-		hex(out, pkt, PKT_LEN);
+		rec_hex(out, pkt, PKT_LEN);
 		gzprintf(out, " - %u ", o.retval);
-		hex(out, got, o.data_size_out);
+		rec_hex(out, got, o.data_size_out);
 		gzputs(out, " -\n");
 		recorded++;
 	}
