@@ -221,7 +221,7 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 	reg_mark_unknown_imprecise(&unbound);
 	for (int i = 0; i < old->allocated_stack; i++) {
 		int spi = i / BPF_REG_SIZE, b = i % BPF_REG_SIZE;
-		const struct stack_slot *os = &old->stack[spi], *cs;
+		const struct stack_slot *os = stack_slot_at(old, spi), *cs;
 		const struct reg_state *o_sc, *c_sc;
 		uint8_t ot = os->slot_type[b];
 
@@ -230,7 +230,7 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 			continue;
 		}
 		if (exact != NOT_EXACT &&
-		    (i >= cur->allocated_stack || ot != cur->stack[spi].slot_type[b]))
+		    (i >= cur->allocated_stack || ot != stack_slot_at(cur, spi)->slot_type[b]))
 			return false;
 		if (ot == STACK_INVALID)
 			continue;
@@ -238,7 +238,7 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 			continue;
 		if (i >= cur->allocated_stack)
 			return false;
-		cs = &cur->stack[spi];
+		cs = stack_slot_at(cur, spi);
 		o_sc = slot_as_scalar(env, os, &unbound);
 		c_sc = slot_as_scalar(env, cs, &unbound);
 		if (o_sc && c_sc) {

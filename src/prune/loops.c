@@ -192,8 +192,11 @@ static int propagate_backedges(struct vet_env *env, struct scc_visit *v)
 		if (rounds++ > MAX_BACKEDGE_ITERS) {
 			if (env->log.level & LOG_LEVEL2)
 				verbose(env, "propagate_backedges: too many iterations\n");
-			for (struct backedge *b = v->backedges; b; b = b->next)
-				mark_all_precise_from(env, &b->state);
+			for (struct backedge *b = v->backedges; b; b = b->next) {
+				err = mark_all_precise_from(env, &b->state);
+				if (err)
+					return err;
+			}
 			break;
 		}
 		changed = false;
@@ -346,10 +349,10 @@ void widen_imprecise_scalars(struct vet_env *env, const struct vstate *old,
 		for (int i = 0; i < MAX_BPF_REG; i++)
 			maybe_widen_reg(env, &fo->regs[i], &fc->regs[i]);
 		for (int i = 0; i < slots / BPF_REG_SIZE; i++) {
-			if (fo->stack[i].slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
-			    fc->stack[i].slot_type[BPF_REG_SIZE - 1] != STACK_SPILL)
+			if (stack_slot_at(fo, i)->slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
+			    stack_slot_at(fc, i)->slot_type[BPF_REG_SIZE - 1] != STACK_SPILL)
 				continue;
-			maybe_widen_reg(env, &fo->stack[i].spilled_ptr, &fc->stack[i].spilled_ptr);
+			maybe_widen_reg(env, &stack_slot_at(fo, i)->spilled_ptr, &stack_slot_at(fc, i)->spilled_ptr);
 		}
 	}
 }

@@ -370,7 +370,7 @@ static int backtrack_insn(struct vet_env *env, uint32_t idx, int64_t subseq,
 	return 0;
 }
 
-void mark_all_precise_from(struct vet_env *env, struct vstate *st)
+int mark_all_precise_from(struct vet_env *env, struct vstate *st)
 {
 	if (env->log.level & LOG_LEVEL2)
 		verbose(env, "mark_precise: frame%u: falling back to forcing all scalars precise\n",
@@ -390,18 +390,21 @@ void mark_all_precise_from(struct vet_env *env, struct vstate *st)
 						i, j);
 			}
 			for (int j = 0; j < f->allocated_stack / BPF_REG_SIZE; j++) {
-				struct reg_state *r = &f->stack[j].spilled_ptr;
+				struct reg_state *r = &stack_slot_at(f, j)->spilled_ptr;
 
-				if (f->stack[j].slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
+				if (stack_slot_at(f, j)->slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
 				    r->type != SCALAR_VALUE || r->precise)
 					continue;
-				r->precise = true;
+				if (frame_own_slot(env, f, j))
+					return -ENOMEM;
+				stack_slot_at(f, j)->spilled_ptr.precise = true;
 				if (env->log.level & LOG_LEVEL2)
 					verbose(env, "force_precise: frame%u: forcing fp%d to be precise\n",
 						i, -(j + 1) * 8);
 			}
 		}
 	}
+	return 0;
 }
 
 void mark_all_scalars_imprecise(struct vstate *st)
@@ -413,15 +416,15 @@ void mark_all_scalars_imprecise(struct vstate *st)
 			if (f->regs[j].type == SCALAR_VALUE)
 				f->regs[j].precise = false;
 		for (int j = 0; j < f->allocated_stack / BPF_REG_SIZE; j++)
-			if (f->stack[j].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
-			    f->stack[j].spilled_ptr.type == SCALAR_VALUE)
-				f->stack[j].spilled_ptr.precise = false;
+			if (stack_slot_at(f, j)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
+			    stack_slot_at(f, j)->spilled_ptr.type == SCALAR_VALUE)
+				stack_slot_at(f, j)->spilled_ptr.precise = false;
 	}
 }
 
 /* Moves the requirements into checkpoint st; returns whether any mark
  * was newly set. */
-static bool mark_in_parent(struct vet_env *env, struct vstate *st, struct backtrack *bt)
+static int mark_in_parent(struct vet_env *env, struct vstate *st, struct backtrack *bt)
 {
 	bool changed = false;
 
@@ -447,12 +450,16 @@ static bool mark_in_parent(struct vet_env *env, struct vstate *st, struct backtr
 				bt_clear_frame_slot(bt, (uint32_t)fr, s);
 				continue;
 			}
-			slot = &f->stack[s];
+			slot = stack_slot_at(f, s);
 			if (slot->slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
-			    slot->spilled_ptr.type != SCALAR_VALUE || slot->spilled_ptr.precise)
+			    slot->spilled_ptr.type != SCALAR_VALUE || slot->spilled_ptr.precise) {
 				bt_clear_frame_slot(bt, (uint32_t)fr, s);
-			else
-				slot->spilled_ptr.precise = changed = true;
+				continue;
+			}
+			/* The checkpoint's page may be shared. */
+			if (frame_own_slot(env, f, (int)s))
+				return -ENOMEM;
+			stack_slot_at(f, s)->spilled_ptr.precise = changed = true;
 		}
 		if (env->log.level & LOG_LEVEL2) {
 			char regs[128], slots[512];
@@ -536,9 +543,8 @@ static int mark_chain(struct vet_env *env, struct vstate *start, struct backtrac
 		}
 		err = backtrack_state(env, st, (uint32_t)last, &subseq, &skip_first, bt);
 		if (err == -EOPNOTSUPP) {
-			mark_all_precise_from(env, start);
 			memset(bt, 0, sizeof(*bt));
-			return 0;
+			return mark_all_precise_from(env, start);
 		}
 		if (err < 0)
 			return err;
@@ -547,7 +553,10 @@ static int mark_chain(struct vet_env *env, struct vstate *start, struct backtrac
 		st = st->parent;
 		if (!st)
 			break;
-		if (mark_in_parent(env, st, bt) && changed)
+		err = mark_in_parent(env, st, bt);
+		if (err < 0)
+			return err;
+		if (err && changed)
 			*changed = true;
 		if (bt_empty(bt))
 			return 0;
@@ -556,8 +565,8 @@ static int mark_chain(struct vet_env *env, struct vstate *start, struct backtrac
 		first = st->first_insn_idx;
 	}
 	if (!bt_empty(bt)) {
-		mark_all_precise_from(env, start);
 		memset(bt, 0, sizeof(*bt));
+		return mark_all_precise_from(env, start);
 	}
 	return 0;
 }
@@ -611,7 +620,7 @@ int propagate_precision(struct vet_env *env, const struct vstate *old,
 			first = false;
 		}
 		for (int i = 0; i < f->allocated_stack / BPF_REG_SIZE; i++) {
-			const struct stack_slot *s = &f->stack[i];
+			const struct stack_slot *s = stack_slot_at(f, i);
 
 			if (s->slot_type[BPF_REG_SIZE - 1] != STACK_SPILL ||
 			    s->spilled_ptr.type != SCALAR_VALUE || !s->spilled_ptr.precise)

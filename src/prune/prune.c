@@ -8,6 +8,7 @@
  * definitions exactly.
  */
 #include <errno.h>
+#include <string.h>
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -100,8 +101,25 @@ static bool same_callsites(const struct vstate *a, const struct vstate *b)
 	return true;
 }
 
+/* Wipes slot s of a finished checkpoint's frame. Its page may be shared
+ * with other states: only a slot that is not clean yet takes a copy. */
+static int clean_slot(struct vet_env *env, struct func_state *f, int s)
+{
+	struct stack_slot clean;
+	int err;
+
+	reg_mark_not_init(&clean.spilled_ptr);
+	memset(clean.slot_type, STACK_INVALID, sizeof(clean.slot_type));
+	if (!memcmp(stack_slot_at(f, s), &clean, sizeof(clean)))
+		return 0;
+	err = frame_own_slot(env, f, s);
+	if (!err)
+		*stack_slot_at(f, s) = clean;
+	return err;
+}
+
 /* Wipes what no continuation of a finished checkpoint can read. */
-static void clean_state(struct vet_env *env, struct vstate *st)
+static int clean_state(struct vet_env *env, struct vstate *st)
 {
 	st->cleaned = true;
 	stack_live_query_init(env, st);
@@ -114,25 +132,29 @@ static void clean_state(struct vet_env *env, struct vstate *st)
 				if (!(live & (1u << r)))
 					reg_mark_not_init(&f->regs[r]);
 		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++) {
-			if (stack_slot_alive(env, fr, s))
-				continue;
-			reg_mark_not_init(&f->stack[s].spilled_ptr);
-			for (int j = 0; j < BPF_REG_SIZE; j++)
-				f->stack[s].slot_type[j] = STACK_INVALID;
+			int err = stack_slot_alive(env, fr, s) ? 0 : clean_slot(env, f, s);
+
+			if (err)
+				return err;
 		}
 	}
+	return 0;
 }
 
-static void clean_live_states(struct vet_env *env, uint32_t idx, const struct vstate *cur)
+static int clean_live_states(struct vet_env *env, uint32_t idx, const struct vstate *cur)
 {
 	for (struct state_list *sl = *bucket(env, idx); sl; sl = sl->next) {
 		struct vstate *st = &sl->state;
+		int err;
 
 		if (st->branches || st->insn_idx != idx || !same_callsites(st, cur) ||
 		    st->cleaned || incomplete_read_marks(env, st))
 			continue;
-		clean_state(env, st);
+		err = clean_state(env, st);
+		if (err)
+			return err;
 	}
+	return 0;
 }
 
 enum visit { VISIT_MISS, VISIT_HIT, VISIT_LOOP_HIT };
@@ -244,6 +266,7 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 		return err;
 	}
 	sl->state.insn_idx = idx;
+	state_share_pages(env, &sl->state);
 	err = maybe_enter_scc(env, &sl->state);
 	if (err) {
 		free_state_list(env, sl);
@@ -337,7 +360,9 @@ int is_state_visited(struct vet_env *env, uint32_t idx)
 
 	if (env->opts_off & BPFVET_NO_PRUNE)
 		return 0;
-	clean_live_states(env, idx, cur);
+	ret = clean_live_states(env, idx, cur);
+	if (ret)
+		return ret;
 	pp = bucket(env, idx);
 	while ((sl = *pp)) {
 		bool loop = false, throttle;

@@ -33,7 +33,7 @@ int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi);
 int propagate_precision(struct vet_env *env, const struct vstate *old,
 			struct vstate *cur, bool *changed);
 void mark_all_scalars_imprecise(struct vstate *st);
-void mark_all_precise_from(struct vet_env *env, struct vstate *st);
+int mark_all_precise_from(struct vet_env *env, struct vstate *st);
 /* loops.c */
 int compute_scc(struct vet_env *env);
 int maybe_enter_scc(struct vet_env *env, struct vstate *st);

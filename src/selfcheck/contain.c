@@ -285,7 +285,7 @@ static int contain_stack(struct contain *c, const struct vstate *st, uint32_t fr
 	const struct func_state *f = st->frame[fr];
 
 	for (int spi = 0; spi < f->allocated_stack / 8; spi++) {
-		const struct stack_slot *s = &f->stack[spi];
+		const struct stack_slot *s = stack_slot_at(f, spi);
 		struct interp_tag tag;
 		uint8_t b[8];
 

@@ -74,7 +74,7 @@ bool iter_arg_active(struct vet_env *env, const struct vstate *cur)
 	spi = iter_slot_spi(env, owner, r1, 1, true);
 	if (spi < 0)
 		return false;
-	return owner->stack[spi].spilled_ptr.iter.state == ITER_STATE_ACTIVE;
+	return stack_slot_at(owner, spi)->spilled_ptr.iter.state == ITER_STATE_ACTIVE;
 }
 
 /* An infinite loop needs the same iterators at the same depths: a deeper
@@ -85,13 +85,13 @@ bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
 		const struct func_state *of = old->frame[fr], *cf = cur->frame[fr];
 
 		for (int i = 0; i < of->allocated_stack / BPF_REG_SIZE; i++) {
-			const struct reg_state *o = &of->stack[i].spilled_ptr;
+			const struct reg_state *o = &stack_slot_at(of, i)->spilled_ptr;
 
-			if (of->stack[i].slot_type[0] != STACK_ITER ||
+			if (stack_slot_at(of, i)->slot_type[0] != STACK_ITER ||
 			    o->iter.state != ITER_STATE_ACTIVE)
 				continue;
 			if (i >= cf->allocated_stack / BPF_REG_SIZE ||
-			    cf->stack[i].spilled_ptr.iter.depth != o->iter.depth)
+			    stack_slot_at(cf, i)->spilled_ptr.iter.depth != o->iter.depth)
 				return true;
 		}
 	}

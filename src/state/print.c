@@ -284,7 +284,7 @@ static const char *written_mark(const struct vet_env *env, bool written)
 
 static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 {
-	const struct stack_slot *slot = &f->stack[spi];
+	const struct stack_slot *slot = stack_slot_at(f, spi);
 	char types[BPF_REG_SIZE + 1];
 	bool valid = false;
 	int j;
@@ -311,7 +311,7 @@ static void print_slot(struct vet_env *env, const struct func_state *f, int spi)
 	if (slot->slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR) {
 		/* A dynptr prints once, when the walk up the stack meets its
 		 * second (lower) slot, under its first slot's offset. */
-		const struct reg_state *r = &f->stack[spi + 1].spilled_ptr;
+		const struct reg_state *r = &stack_slot_at(f, spi + 1)->spilled_ptr;
 		bool first = true;
 
 		if (slot->spilled_ptr.dynptr.first_slot || spi + 1 >= f->allocated_stack / BPF_REG_SIZE)

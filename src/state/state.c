@@ -1,29 +1,63 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Lifetime of path states: allocation, deep copies, stack growth and the
- * reference table. A vstate owns its frames, each frame owns its stack
- * array, and the state owns its references and jump history.
+ * reference table. A vstate owns its frames, each frame holds the pages
+ * of its stack (shared between states, state.h), and the state owns its
+ * references and jump history.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "state.h"
 
+static size_t pages_of(int allocated_stack)
+{
+	size_t slots = (size_t)allocated_stack / BPF_REG_SIZE;
+
+	return (slots + STACK_PAGE_SLOTS - 1) / STACK_PAGE_SLOTS;
+}
+
+void stack_page_put(struct vet_env *env, struct stack_page *pg)
+{
+	if (pg && !--pg->holders)
+		vet_free(env, pg);
+}
+
+static struct stack_page *page_dup(struct vet_env *env, const struct stack_page *src)
+{
+	struct stack_page *pg = vet_malloc(env, sizeof(*pg));
+
+	if (!pg)
+		return NULL;
+	memcpy(pg->slot, src->slot, sizeof(pg->slot));
+	pg->holders = 1;
+	return pg;
+}
+
+static void frame_put_pages(struct vet_env *env, struct func_state *f)
+{
+	for (int k = 0; k < STACK_PAGES; k++) {
+		stack_page_put(env, f->pages[k]);
+		f->pages[k] = NULL;
+	}
+}
+
 void frame_free(struct vet_env *env, struct func_state *f)
 {
 	if (!f)
 		return;
+	frame_put_pages(env, f);
 	if (env->frame_pool_cnt < FRAME_POOL_MAX) {
 		env->frame_pool[env->frame_pool_cnt++] = f;
 		return;
 	}
-	vet_free(env, f->stack);
 	vet_free(env, f);
 }
 
-/* A frame from the pool, its contents stale: its stack array holds at
- * least allocated_stack bytes. NULL when the pool is empty. */
+/* A frame from the pool, its contents stale but for its pages (none).
+ * NULL when the pool is empty. */
 struct func_state *frame_take(struct vet_env *env)
 {
 	return env->frame_pool_cnt ? env->frame_pool[--env->frame_pool_cnt] : NULL;
@@ -31,28 +65,80 @@ struct func_state *frame_take(struct vet_env *env)
 
 void frame_pool_drain(struct vet_env *env)
 {
-	while (env->frame_pool_cnt) {
-		struct func_state *f = env->frame_pool[--env->frame_pool_cnt];
-
-		vet_free(env, f->stack);
-		vet_free(env, f);
-	}
+	while (env->frame_pool_cnt)
+		vet_free(env, env->frame_pool[--env->frame_pool_cnt]);
 }
 
 static int frame_copy(struct vet_env *env, struct func_state *dst, const struct func_state *src)
 {
-	size_t n = (size_t)src->allocated_stack / BPF_REG_SIZE;
-	struct stack_slot *stack = dst->stack;
+	size_t n = pages_of(src->allocated_stack);
 
-	if (n > (size_t)dst->allocated_stack / BPF_REG_SIZE || !stack) {
-		stack = vet_reallocarray(env, dst->stack, n ? n : 1, sizeof(*stack));
-		if (!stack)
-			return -ENOMEM;
-	}
+	frame_put_pages(env, dst);
 	memcpy(dst, src, sizeof(*dst));
-	dst->stack = stack;
-	if (n)
-		memcpy(stack, src->stack, n * sizeof(*stack));
+	for (size_t k = 0; k < STACK_PAGES; k++)
+		dst->pages[k] = k < n ? page_dup(env, src->pages[k]) : NULL;
+	for (size_t k = 0; k < n; k++) {
+		if (!dst->pages[k]) {
+			/* allocated_stack must not promise what is not there. */
+			frame_put_pages(env, dst);
+			dst->allocated_stack = 0;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void frame_share_pages(struct vet_env *env, struct func_state *f, const struct func_state *ref)
+{
+	size_t n = pages_of(f->allocated_stack), rn = pages_of(ref->allocated_stack);
+
+	for (size_t k = 0; k < n && k < rn; k++) {
+		struct stack_page *rp = ref->pages[k];
+
+		if (f->pages[k] == rp || memcmp(f->pages[k]->slot, rp->slot, sizeof(rp->slot)))
+			continue;
+		stack_page_put(env, f->pages[k]);
+		rp->holders++;
+		f->pages[k] = rp;
+	}
+}
+
+void state_share_pages(struct vet_env *env, struct vstate *st)
+{
+	const struct vstate *ref = st->parent;
+
+	for (uint32_t i = 0; ref && i <= st->curframe && i <= ref->curframe; i++)
+		frame_share_pages(env, st->frame[i], ref->frame[i]);
+}
+
+int frame_own_slot(struct vet_env *env, struct func_state *f, int spi)
+{
+	struct stack_page **pg = &f->pages[spi / STACK_PAGE_SLOTS];
+	struct stack_page *own;
+
+	if ((*pg)->holders == 1)
+		return 0;
+	own = page_dup(env, *pg);
+	if (!own)
+		return -ENOMEM;
+	(*pg)->holders--;
+	*pg = own;
+	return 0;
+}
+
+int state_own_stacks(struct vet_env *env, struct vstate *st)
+{
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		struct func_state *f = st->frame[i];
+		size_t n = pages_of(f->allocated_stack);
+
+		for (size_t k = 0; k < n; k++) {
+			int err = frame_own_slot(env, f, (int)(k * STACK_PAGE_SLOTS));
+
+			if (err)
+				return err;
+		}
+	}
 	return 0;
 }
 
@@ -126,15 +212,18 @@ int frame_grow_stack(struct vet_env *env, struct func_state *f, int size)
 {
 	size_t old_n = (size_t)f->allocated_stack / BPF_REG_SIZE;
 	size_t n = ((size_t)size + BPF_REG_SIZE - 1) / BPF_REG_SIZE;
-	struct stack_slot *stack;
 
 	if (n <= old_n)
 		return 0;
-	stack = vet_reallocarray(env, f->stack, n, sizeof(*stack));
-	if (!stack)
-		return -ENOMEM;
-	memset(stack + old_n, 0, (n - old_n) * sizeof(*stack));
-	f->stack = stack;
+	if (n > STACK_PAGES * STACK_PAGE_SLOTS)
+		return -E2BIG;
+	/* The rest of the last page is zero already. */
+	for (size_t k = pages_of(f->allocated_stack); k < pages_of((int)(n * BPF_REG_SIZE)); k++) {
+		f->pages[k] = vet_calloc(env, 1, sizeof(*f->pages[k]));
+		if (!f->pages[k])
+			return -ENOMEM;
+		f->pages[k]->holders = 1;
+	}
 	f->allocated_stack = (int)(n * BPF_REG_SIZE);
 	return 0;
 }

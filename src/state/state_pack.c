@@ -6,8 +6,9 @@
  * zero words (unused stack slots, unbound registers). Once the instruction
  * that queued a path is over, its frames are packed into one block that
  * keeps a bitmap of the non-zero 8-byte words and those words only; the
- * frames are rebuilt byte for byte when the path resumes. References and
- * jump history stay as they are (they are small).
+ * frames are rebuilt byte for byte when the path resumes. Their stacks
+ * are pages shared with checkpoints (state.h): the block keeps pointing
+ * at them. References and jump history stay as they are (they are small).
  */
 #include <errno.h>
 #include <string.h>
@@ -60,31 +61,29 @@ static const uint64_t *unpack_words(const uint64_t *in, void *dst, size_t nwords
 }
 
 _Static_assert(sizeof(struct func_state) % sizeof(uint64_t) == 0, "func_state in words");
-_Static_assert(sizeof(struct stack_slot) % sizeof(uint64_t) == 0, "stack_slot in words");
 
 #define FRAME_WORDS (sizeof(struct func_state) / WORD)
 
-static size_t stack_words(const struct func_state *f)
-{
-	return (size_t)f->allocated_stack / BPF_REG_SIZE * (sizeof(struct stack_slot) / WORD);
-}
-
+/* The frames' words go into the block, stack page pointers included: the
+ * block holds those pages until it is unpacked or released. */
 int state_pack(struct vet_env *env, struct vstate *st, uint64_t **packed)
 {
 	size_t n = 0;
 	uint64_t *blob, *out, *shrunk;
 
+	state_share_pages(env, st);
 	for (uint32_t i = 0; i <= st->curframe; i++)
-		n += bitmap_words(FRAME_WORDS) + FRAME_WORDS +
-		     bitmap_words(stack_words(st->frame[i])) + stack_words(st->frame[i]);
+		n += bitmap_words(FRAME_WORDS) + FRAME_WORDS;
 	blob = vet_malloc(env, n * WORD);
 	if (!blob)
 		return -ENOMEM;
 	out = blob;
 	for (uint32_t i = 0; i <= st->curframe; i++) {
-		out = pack_words(out, st->frame[i], FRAME_WORDS);
-		out = pack_words(out, st->frame[i]->stack, stack_words(st->frame[i]));
-		frame_free(env, st->frame[i]);
+		struct func_state *f = st->frame[i];
+
+		out = pack_words(out, f, FRAME_WORDS);
+		memset(f->pages, 0, sizeof(f->pages));
+		frame_free(env, f);
 		st->frame[i] = NULL;
 	}
 	/* Shrinking in place is cheap; keeping the worst case would not be. */
@@ -99,32 +98,31 @@ int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed)
 
 	for (uint32_t i = 0; i <= st->curframe; i++) {
 		struct func_state *f = frame_take(env);
-		struct stack_slot *old = f ? f->stack : NULL;
-		size_t cap = f ? stack_words(f) : 0, n;
 
 		if (!f)
 			f = vet_malloc(env, sizeof(*f));
 		if (!f) {
-			vet_free(env, old);
+			state_packed_release(env, st, in, i);
 			return -ENOMEM;
 		}
 		in = unpack_words(in, f, FRAME_WORDS);
-		f->stack = NULL;
 		st->frame[i] = f;
-		n = stack_words(f);
-		/* A pooled frame's stack array is reused when it is large enough. */
-		if (old && cap >= n)
-			f->stack = old;
-		else {
-			vet_free(env, old);
-			f->stack = vet_malloc(env, n ? n * WORD : sizeof(struct stack_slot));
-		}
-		if (!f->stack) {
-			/* allocated_stack must not promise what is not there. */
-			f->allocated_stack = 0;
-			return -ENOMEM;
-		}
-		in = unpack_words(in, f->stack, n);
 	}
 	return 0;
+}
+
+void state_packed_release(struct vet_env *env, const struct vstate *st, const uint64_t *packed,
+			  uint32_t from)
+{
+	const uint64_t *in = packed;
+	struct func_state f;
+
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		memset(&f, 0, sizeof(f));
+		in = unpack_words(in, &f, FRAME_WORDS);
+		if (i < from)
+			continue;
+		for (int k = 0; k < STACK_PAGES; k++)
+			stack_page_put(env, f.pages[k]);
+	}
 }

@@ -20,8 +20,8 @@ void for_each_reg(struct vstate *st, void (*fn)(struct reg_state *, void *),
 		for (int r = 0; r < MAX_BPF_REG; r++)
 			fn(&f->regs[r], arg);
 		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++)
-			if (f->stack[s].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
-				fn(&f->stack[s].spilled_ptr, arg);
+			if (stack_slot_at(f, s)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
+				fn(&stack_slot_at(f, s)->spilled_ptr, arg);
 	}
 }
 
@@ -29,7 +29,7 @@ static struct reg_state *linked_reg_of(struct vstate *st, const struct linked_re
 {
 	struct func_state *f = st->frame[e->frameno];
 
-	return e->is_reg ? &f->regs[e->regno] : &f->stack[e->regno].spilled_ptr;
+	return e->is_reg ? &f->regs[e->regno] : &stack_slot_at(f, e->regno)->spilled_ptr;
 }
 
 static void collect_one(struct linked_regs *set, struct reg_state *reg,
@@ -70,8 +70,8 @@ static void collect_linked_regs(const struct vet_env *env, struct vstate *st, ui
 		/* Before 6.8 a branch narrowed registers alone. */
 		for (int s = 0; env_has(env, KVER_SPILL_TRACKING) &&
 				s < f->allocated_stack / BPF_REG_SIZE; s++)
-			if (f->stack[s].slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
-				collect_one(set, &f->stack[s].spilled_ptr, id,
+			if (stack_slot_at(f, s)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
+				collect_one(set, &stack_slot_at(f, s)->spilled_ptr, id,
 					    (uint32_t)i, (uint32_t)s, false);
 	}
 }

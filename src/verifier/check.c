@@ -120,6 +120,7 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 		     uint32_t *insn_idx, bool pop_log)
 {
 	struct stack_elem *head = env->head;
+	int err = 0;
 
 	if (!head)
 		return -ENOENT;
@@ -127,28 +128,27 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 	 * history change owner instead of being copied and freed. */
 	if (!head->packed && !--env->unpacked_cnt)
 		env->pack_edge = NULL;
+	env->head = head->next;
+	if (env->head)
+		env->head->prev = NULL;
+	env->stack_size--;
 	state_clear(env, env->cur);
 	*env->cur = head->st;
 	if (head->packed) {
-		int err = state_unpack(env, env->cur, head->packed);
-
+		err = state_unpack(env, env->cur, head->packed);
 		vet_free(env, head->packed);
-		head->packed = NULL;
-		if (err)
-			return err;
 	}
+	/* The walk writes to the current state's stack in place. */
+	if (!err)
+		err = state_own_stacks(env, env->cur);
 	if (pop_log)
 		log_rewind(&env->log, head->log_pos);
 	trace_rewind(env, head->trace_len);
 	*insn_idx = head->insn_idx;
 	*prev_insn_idx = head->prev_insn_idx;
-	env->head = head->next;
-	if (env->head)
-		env->head->prev = NULL;
 	vet_free(env, head);
-	env->stack_size--;
 	reach_note_pop(env);
-	return 0;
+	return err;
 }
 
 void free_pending_paths(struct vet_env *env)
@@ -157,6 +157,8 @@ void free_pending_paths(struct vet_env *env)
 		struct stack_elem *e = env->head;
 
 		env->head = e->next;
+		if (e->packed)
+			state_packed_release(env, &e->st, e->packed, 0);
 		state_clear(env, &e->st);
 		vet_free(env, e->packed);
 		vet_free(env, e);
@@ -519,6 +521,8 @@ static void drop_pending_head(struct vet_env *env)
 	env->head = head->next;
 	if (env->head)
 		env->head->prev = NULL;
+	if (head->packed)
+		state_packed_release(env, &head->st, head->packed, 0);
 	state_clear(env, &head->st);
 	vet_free(env, head->packed);
 	vet_free(env, head);

@@ -94,8 +94,8 @@ static void clear_slots(struct vet_env *env, struct func_state *f, int spi)
 {
 	stack_live_write(env, f->frameno, 3ull << (spi - 1));
 	for (int i = 0; i < DYNPTR_SLOTS; i++) {
-		memset(f->stack[spi - i].slot_type, STACK_INVALID, BPF_REG_SIZE);
-		reg_mark_not_init(&f->stack[spi - i].spilled_ptr);
+		memset(stack_slot_at(f, spi - i)->slot_type, STACK_INVALID, BPF_REG_SIZE);
+		reg_mark_not_init(&stack_slot_at(f, spi - i)->spilled_ptr);
 	}
 }
 
@@ -106,17 +106,17 @@ int destroy_dynptr_slot(struct vet_env *env, struct func_state *f, int spi)
 	struct slice_ctx c = { env, 0 };
 
 	if (spi < 0 || spi >= f->allocated_stack / BPF_REG_SIZE ||
-	    f->stack[spi].slot_type[0] != STACK_DYNPTR)
+	    stack_slot_at(f, spi)->slot_type[0] != STACK_DYNPTR)
 		return 0;
-	if (!f->stack[spi].spilled_ptr.dynptr.first_slot)
+	if (!stack_slot_at(f, spi)->spilled_ptr.dynptr.first_slot)
 		spi++;
-	if (kind_refcounted(f->stack[spi].spilled_ptr.dynptr.kind)) {
+	if (kind_refcounted(stack_slot_at(f, spi)->spilled_ptr.dynptr.kind)) {
 		verbose(env, "cannot overwrite referenced dynptr\n");
 		return -EINVAL;
 	}
 	scratch_slot(env, spi);
 	scratch_slot(env, spi - 1);
-	c.dynptr_id = f->stack[spi].spilled_ptr.id;
+	c.dynptr_id = stack_slot_at(f, spi)->spilled_ptr.id;
 	clear_slots(env, f, spi);
 	for_each_reg(env->cur, invalidate_slice, &c);
 	return 0;
@@ -131,11 +131,11 @@ static bool valid_init(struct vet_env *env, const struct reg_state *reg)
 	if (reg->type == CONST_PTR_TO_DYNPTR)
 		return true;
 	spi = dynptr_spi(env, reg);
-	if (spi < 0 || !f->stack[spi].spilled_ptr.dynptr.first_slot)
+	if (spi < 0 || !stack_slot_at(f, spi)->spilled_ptr.dynptr.first_slot)
 		return false;
 	for (int i = 0; i < BPF_REG_SIZE; i++)
-		if (f->stack[spi].slot_type[i] != STACK_DYNPTR ||
-		    f->stack[spi - 1].slot_type[i] != STACK_DYNPTR)
+		if (stack_slot_at(f, spi)->slot_type[i] != STACK_DYNPTR ||
+		    stack_slot_at(f, spi - 1)->slot_type[i] != STACK_DYNPTR)
 			return false;
 	return true;
 }
@@ -144,7 +144,7 @@ static int reg_kind(const struct vet_env *env, const struct reg_state *reg, int 
 {
 	if (reg->type == CONST_PTR_TO_DYNPTR)
 		return reg->dynptr.kind;
-	return owner(env, reg)->stack[spi].spilled_ptr.dynptr.kind;
+	return stack_slot_at(owner(env, reg), spi)->spilled_ptr.dynptr.kind;
 }
 
 static int create(struct vet_env *env, uint32_t regno, uint32_t arg_type,
@@ -196,7 +196,7 @@ static int create(struct vet_env *env, uint32_t regno, uint32_t arg_type,
 		}
 	}
 	for (int i = 0; i < DYNPTR_SLOTS; i++) {
-		struct stack_slot *s = &f->stack[spi - i];
+		struct stack_slot *s = stack_slot_at(f, spi - i);
 
 		memset(s->slot_type, STACK_DYNPTR, BPF_REG_SIZE);
 		memset(&s->spilled_ptr, 0, sizeof(s->spilled_ptr));
@@ -245,7 +245,7 @@ static int use(struct vet_env *env, uint32_t regno, uint32_t arg_type, struct dy
 		return -EINVAL;
 	}
 	if (reg->type == PTR_TO_STACK) {
-		const struct reg_state *s = &owner(env, reg)->stack[spi].spilled_ptr;
+		const struct reg_state *s = &stack_slot_at(owner(env, reg), spi)->spilled_ptr;
 
 		err = stack_live_read(env, reg->frameno, 3ull << (spi - 1));
 		if (err)
@@ -290,7 +290,7 @@ int dynptr_check_owned(struct vet_env *env, uint32_t regno)
 	const struct reg_state *reg = &cur_regs(env)[regno];
 	int spi = dynptr_spi(env, reg);
 
-	if (spi < 0 || !owner(env, reg)->stack[spi].spilled_ptr.ref_obj_id) {
+	if (spi < 0 || !stack_slot_at(owner(env, reg), spi)->spilled_ptr.ref_obj_id) {
 		verbose(env, "arg %u is an unacquired reference\n", regno);
 		return -EINVAL;
 	}
@@ -308,15 +308,15 @@ int dynptr_release(struct vet_env *env, uint32_t regno)
 
 	if (spi < 0)
 		return spi;
-	if (!kind_refcounted(f->stack[spi].spilled_ptr.dynptr.kind)) {
+	if (!kind_refcounted(stack_slot_at(f, spi)->spilled_ptr.dynptr.kind)) {
 		clear_slots(env, f, spi);
 		return 0;
 	}
-	ref = f->stack[spi].spilled_ptr.ref_obj_id;
+	ref = stack_slot_at(f, spi)->spilled_ptr.ref_obj_id;
 	if (release_reference(env, ref))
 		return -EFAULT;
 	for (int i = 1; i < f->allocated_stack / BPF_REG_SIZE; i++) {
-		struct stack_slot *s = &f->stack[i];
+		struct stack_slot *s = stack_slot_at(f, i);
 
 		if (s->spilled_ptr.ref_obj_id != ref)
 			continue;

@@ -456,7 +456,7 @@ static int release_stack_dynptr(struct vet_env *env, const struct reg_state *reg
 	spi = iter_slot_spi(env, f, reg, 2, true);
 	if (spi == -EINVAL)	/* the kernel's offset messages are not modelled */
 		return unsupported(env, "dynptr argument");
-	if (spi >= 0 && f->stack[spi].slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR)
+	if (spi >= 0 && stack_slot_at(f, spi)->slot_type[BPF_REG_SIZE - 1] == STACK_DYNPTR)
 		return unsupported(env, "dynptr argument");
 	verbose(env, "arg %u is an unacquired reference\n", regno);
 	return -EINVAL;

@@ -77,7 +77,7 @@ static int save_flag(struct vet_env *env, uint32_t regno, uint32_t insn_idx, int
 
 	if (spi != -ERANGE && spi < 0)
 		return spi;
-	if (spi >= 0 && slot_holds_flag(&slot_frame(env, reg)->stack[spi])) {
+	if (spi >= 0 && slot_holds_flag(stack_slot_at(slot_frame(env, reg), spi))) {
 		verbose(env, "expected uninitialized irq flag as arg#%u\n", regno - 1);
 		return -EINVAL;
 	}
@@ -94,7 +94,7 @@ static int save_flag(struct vet_env *env, uint32_t regno, uint32_t insn_idx, int
 		return err;
 	env->cur->active_irq_id = id;
 	f = slot_frame(env, reg);
-	s = &f->stack[spi];
+	s = stack_slot_at(f, spi);
 	memset(&s->spilled_ptr, 0, sizeof(s->spilled_ptr));
 	reg_mark_ptr(&s->spilled_ptr, PTR_TO_STACK);
 	s->spilled_ptr.ref_obj_id = id;
@@ -114,13 +114,13 @@ static int restore_flag(struct vet_env *env, uint32_t regno, int kfunc_class)
 	struct ref_state *active;
 	uint32_t id;
 
-	if (spi == -ERANGE || (spi >= 0 && !slot_holds_flag(&f->stack[spi]))) {
+	if (spi == -ERANGE || (spi >= 0 && !slot_holds_flag(stack_slot_at(f, spi)))) {
 		verbose(env, "expected an initialized irq flag as arg#%u\n", regno - 1);
 		return -EINVAL;
 	}
 	if (spi < 0)
 		return spi;
-	s = &f->stack[spi];
+	s = stack_slot_at(f, spi);
 	if (s->spilled_ptr.irq.kfunc_class != kfunc_class) {
 		verbose(env, "irq flag acquired by %s kfuncs cannot be restored with %s kfuncs\n",
 			class_word(s->spilled_ptr.irq.kfunc_class), class_word(kfunc_class));

@@ -34,7 +34,7 @@ static bool slots_hold_no_iter(struct vet_env *env, const struct reg_state *reg,
 		return false;
 	for (int i = 0; i < nr_slots; i++)
 		for (int j = 0; j < BPF_REG_SIZE; j++)
-			if (f->stack[spi - i].slot_type[j] == STACK_ITER)
+			if (stack_slot_at(f, spi - i)->slot_type[j] == STACK_ITER)
 				return false;
 	return true;
 }
@@ -48,7 +48,7 @@ static bool slots_hold_iter(struct vet_env *env, const struct reg_state *reg,
 	if (spi < 0)
 		return false;
 	for (int i = 0; i < nr_slots; i++) {
-		const struct stack_slot *s = &f->stack[spi - i];
+		const struct stack_slot *s = stack_slot_at(f, spi - i);
 
 		/* Only the first slot carries the reference. */
 		if ((i == 0) != (s->spilled_ptr.ref_obj_id != 0))
@@ -80,7 +80,7 @@ static int mark_iter_slots(struct vet_env *env, const struct reg_state *reg,
 	if (err)
 		return err;
 	for (int i = 0; i < nr_slots; i++) {
-		struct stack_slot *s = &f->stack[spi - i];
+		struct stack_slot *s = stack_slot_at(f, spi - i);
 
 		memset(&s->spilled_ptr, 0, sizeof(s->spilled_ptr));
 		/* An RCU-protected iterator is only good inside the RCU
@@ -105,7 +105,7 @@ static int unmark_iter_slots(struct vet_env *env, const struct reg_state *reg, i
 	if (spi < 0)
 		return spi;
 	for (int i = 0; i < nr_slots; i++) {
-		struct stack_slot *s = &f->stack[spi - i];
+		struct stack_slot *s = stack_slot_at(f, spi - i);
 
 		if (i == 0 && release_reference(env, s->spilled_ptr.ref_obj_id))
 			return -EFAULT;
@@ -150,7 +150,7 @@ static int use_iter(struct vet_env *env, const struct kfunc_desc *k, int nr_slot
 	spi = iter_get_spi(env, reg, nr_slots);
 	if (spi < 0)
 		return spi;
-	if (reg_frame(env, reg)->stack[spi].spilled_ptr.type & PTR_UNTRUSTED) {
+	if (stack_slot_at(reg_frame(env, reg), spi)->spilled_ptr.type & PTR_UNTRUSTED) {
 		verbose(env, "expected an RCU CS when using %s\n", k->name);
 		return -EPROTO;
 	}
@@ -162,7 +162,7 @@ static int use_iter(struct vet_env *env, const struct kfunc_desc *k, int nr_slot
 	}
 	it->frameno = reg->frameno;
 	it->spi = spi;
-	it->ref_obj_id = reg_frame(env, reg)->stack[spi].spilled_ptr.ref_obj_id;
+	it->ref_obj_id = stack_slot_at(reg_frame(env, reg), spi)->spilled_ptr.ref_obj_id;
 	if (k->kind != KFUNC_ITER_DESTROY)
 		return 0;
 	for (int i = 0; i < nr_slots; i++)
@@ -188,7 +188,7 @@ int iter_process_arg(struct vet_env *env, const struct kfunc_desc *k, uint32_t i
 
 static struct reg_state *iter_slot(struct vstate *st, const struct iter_arg *it)
 {
-	return &st->frame[it->frameno]->stack[it->spi].spilled_ptr;
+	return &stack_slot_at(st->frame[it->frameno], it->spi)->spilled_ptr;
 }
 
 /*

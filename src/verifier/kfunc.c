@@ -104,10 +104,10 @@ static void untrust_rcu_all(struct vstate *st)
 		for (int r = 0; r < MAX_BPF_REG; r++)
 			untrust_rcu(&f->regs[r]);
 		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++) {
-			uint8_t type = f->stack[s].slot_type[BPF_REG_SIZE - 1];
+			uint8_t type = stack_slot_at(f, s)->slot_type[BPF_REG_SIZE - 1];
 
 			if (type == STACK_SPILL || type == STACK_ITER)
-				untrust_rcu(&f->stack[s].spilled_ptr);
+				untrust_rcu(&stack_slot_at(f, s)->spilled_ptr);
 		}
 	}
 }

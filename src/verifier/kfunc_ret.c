@@ -82,7 +82,7 @@ static int rdonly_cast(struct vet_env *env, const struct kfunc_desc *k,
 static uint32_t iter_next_trust(const struct vet_env *env, const struct kfunc_meta *meta)
 {
 	const struct reg_state *slot =
-		&env->cur->frame[meta->it.frameno]->stack[meta->it.spi].spilled_ptr;
+		&stack_slot_at(env->cur->frame[meta->it.frameno], meta->it.spi)->spilled_ptr;
 
 	return (slot->type & MEM_RCU) ? MEM_RCU : PTR_TRUSTED;
 }

@@ -48,7 +48,7 @@ int stack_const_key(struct vet_env *env, const struct reg_state *key, uint32_t k
 		return -EOPNOTSUPP;
 	spi = (int)(slot / BPF_REG_SIZE);
 	off = (int)(slot % BPF_REG_SIZE);
-	s = &f->stack[spi];
+	s = stack_slot_at(f, spi);
 	for (int i = off; i >= 0 && s->slot_type[i] == STACK_ZERO; i--)
 		zero++;
 	if (zero >= key_size) {
@@ -123,7 +123,7 @@ void tnum_str(char *buf, size_t sz, struct tnum t)
 static void save_register_state(const struct vet_env *env, struct func_state *f,
 				int spi, const struct reg_state *reg, int size)
 {
-	struct stack_slot *s = &f->stack[spi];
+	struct stack_slot *s = stack_slot_at(f, spi);
 	int i;
 
 	s->spilled_ptr = *reg;
@@ -250,7 +250,7 @@ static int write_fixed(struct vet_env *env, struct func_state *f, int off,
 	const struct bpfvet_insn *insn = &env->insns[insn_idx];
 	struct func_state *cur = cur_frame(env);
 	int slot = -off - 1, spi = slot / BPF_REG_SIZE, i, err;
-	struct stack_slot *s = &f->stack[spi];
+	struct stack_slot *s = stack_slot_at(f, spi);
 	struct reg_state *reg = value_regno >= 0 ? &cur->regs[value_regno] : NULL;
 	bool is_st = BPF_CLASS(insn->code) == BPF_ST;
 	uint32_t hist = hist_stack_flags(f->frameno, spi);
@@ -333,7 +333,7 @@ static int write_var(struct vet_env *env, struct func_state *f, uint32_t ptr_reg
 	}
 	for (i = min_off; i < max_off; i++) {
 		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
-		struct stack_slot *s = &f->stack[spi];
+		struct stack_slot *s = stack_slot_at(f, spi);
 		uint8_t *t = &s->slot_type[slot % BPF_REG_SIZE];
 		uint8_t kind;
 
@@ -399,7 +399,7 @@ static void read_into_reg(struct vet_env *env, struct func_state *src, int min_o
 		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
 
 		scratch_slot(env, spi);
-		if (src->stack[spi].slot_type[slot % BPF_REG_SIZE] != STACK_ZERO)
+		if (stack_slot_at(src, spi)->slot_type[slot % BPF_REG_SIZE] != STACK_ZERO)
 			break;
 		zeros++;
 	}
@@ -420,7 +420,7 @@ static int read_partial_spill(struct vet_env *env, struct func_state *f, int off
 			      int size, int spill_size, int dst_regno, uint32_t *hist)
 {
 	int slot = -off - 1, spi = slot / BPF_REG_SIZE;
-	struct stack_slot *s = &f->stack[spi];
+	struct stack_slot *s = stack_slot_at(f, spi);
 	struct reg_state *dst;
 	int i, spills = 0, zeros = 0;
 
@@ -466,7 +466,7 @@ static int read_fixed(struct vet_env *env, struct func_state *f, int off, int si
 		      int dst_regno)
 {
 	int slot = -off - 1, spi = slot / BPF_REG_SIZE, i, err;
-	struct stack_slot *s = &f->stack[spi];
+	struct stack_slot *s = stack_slot_at(f, spi);
 	uint32_t hist = hist_stack_flags(f->frameno, spi);
 
 	scratch_slot(env, spi);
@@ -596,7 +596,7 @@ static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int si
 
 			if (f->allocated_stack <= slot)
 				continue;
-			if (f->stack[slot / BPF_REG_SIZE].slot_type[slot % BPF_REG_SIZE] ==
+			if (stack_slot_at(f, slot / BPF_REG_SIZE)->slot_type[slot % BPF_REG_SIZE] ==
 			    STACK_DYNPTR) {
 				verbose(env, "potential write to dynptr at off=%d disallowed\n", i);
 				return -EACCES;
@@ -608,7 +608,7 @@ static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int si
 	}
 	for (i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
-		struct stack_slot *s = &f->stack[spi];
+		struct stack_slot *s = stack_slot_at(f, spi);
 		uint8_t *bt = &s->slot_type[slot % BPF_REG_SIZE];
 
 		if (*bt == STACK_MISC)
