@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +37,10 @@ static struct stack_page *page_dup(struct vet_env *env, const struct stack_page 
 	return pg;
 }
 
+/* A frame's pages are contiguous from the first: the rest are NULL. */
 static void frame_put_pages(struct vet_env *env, struct func_state *f)
 {
-	for (int k = 0; k < STACK_PAGES; k++) {
+	for (int k = 0; k < STACK_PAGES && f->pages[k]; k++) {
 		stack_page_put(env, f->pages[k]);
 		f->pages[k] = NULL;
 	}
@@ -74,10 +76,9 @@ static int frame_copy(struct vet_env *env, struct func_state *dst, const struct 
 	size_t n = pages_of(src->allocated_stack);
 
 	frame_put_pages(env, dst);
-	memcpy(dst, src, sizeof(*dst));
-	for (size_t k = 0; k < STACK_PAGES; k++)
-		dst->pages[k] = k < n ? page_dup(env, src->pages[k]) : NULL;
+	memcpy(dst, src, offsetof(struct func_state, pages));
 	for (size_t k = 0; k < n; k++) {
+		dst->pages[k] = page_dup(env, src->pages[k]);
 		if (!dst->pages[k]) {
 			/* allocated_stack must not promise what is not there. */
 			frame_put_pages(env, dst);

@@ -192,6 +192,8 @@ struct func_state {
 	/* allocated_stack / 8 slots in pages, slot 0 = fp-8 (stack_slot_at) */
 	struct stack_page *pages[STACK_PAGES];
 };
+_Static_assert(offsetof(struct func_state, pages) + sizeof(((struct func_state *)0)->pages) ==
+	       sizeof(struct func_state), "pages last: copies take the fields before them");
 
 /* Slot spi of f's stack (spi < allocated_stack / 8). Writable only when
  * f belongs to the current state or frame_own_slot() said so. */
