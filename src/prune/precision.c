@@ -490,8 +490,61 @@ static bool mark_global_args(struct vstate *st, struct backtrack *bt)
 	return true;
 }
 
+/*
+ * The memo of walks in the current segment (state.h). The walk below a
+ * point depends only on what is needed there and on the history before
+ * it, which later instructions only extend; precision marks only grow,
+ * and the walk is monotone in what it needs. So a walk reaching the
+ * starting point of an earlier, finished one, needing no more than that
+ * one needed there, would mark nothing new: it stops. Off when each step
+ * shows (the level-2 log, an explanation's trace) or when a caller wants
+ * to know what changed.
+ */
+static bool memo_usable(const struct vet_env *env, const struct vstate *start, const bool *changed)
+{
+	return start == env->cur && !changed && !(env->log.level & LOG_LEVEL2) && !env->trace &&
+	       env->fault == FAULT_NONE;
+}
+
+/* Walks are distributive: needing a and b walks as the walks of a and of
+ * b do together. So what the walks from one point needed is pooled. */
+static bool memo_covers(const struct vet_env *env, uint32_t idx, uint32_t hist_end,
+			const struct backtrack *bt)
+{
+	struct backtrack done = { .frame = bt->frame };
+	bool any = false, subset = true;
+
+	for (int k = 0; k < BT_MEMO_MAX; k++) {
+		const struct bt_memo *m = &env->bt_memo[k];
+
+		if (m->gen != env->segment_gen || m->idx != idx || m->hist_end != hist_end ||
+		    m->frame != bt->frame)
+			continue;
+		any = true;
+		for (uint32_t fr = 0; fr <= bt->frame; fr++) {
+			done.regs[fr] |= m->regs[fr];
+			done.slots[fr] |= m->slots[fr];
+		}
+	}
+	for (uint32_t fr = 0; any && subset && fr <= bt->frame; fr++)
+		subset = !(bt->regs[fr] & ~done.regs[fr]) && !(bt->slots[fr] & ~done.slots[fr]);
+	return any && subset;
+}
+
+static void memo_record(struct vet_env *env, const struct vstate *start, const struct backtrack *bt)
+{
+	struct bt_memo *m = &env->bt_memo[env->bt_memo_next++ % BT_MEMO_MAX];
+
+	m->gen = env->segment_gen;
+	m->idx = start->insn_idx;
+	m->hist_end = start->jmp_history_cnt;
+	m->frame = bt->frame;
+	memcpy(m->regs, bt->regs, sizeof(m->regs));
+	memcpy(m->slots, bt->slots, sizeof(m->slots));
+}
+
 static int backtrack_state(struct vet_env *env, struct vstate *st, uint32_t last,
-			   int64_t *subseq, bool *skip_first, struct backtrack *bt)
+			   int64_t *subseq, bool *skip_first, bool memo, struct backtrack *bt)
 {
 	uint32_t hist_end = st->jmp_history_cnt;
 	int64_t i = last;
@@ -507,7 +560,7 @@ static int backtrack_state(struct vet_env *env, struct vstate *st, uint32_t last
 			if (err)
 				return err;
 		}
-		if (bt_empty(bt))
+		if (bt_empty(bt) || (memo && memo_covers(env, (uint32_t)i, hist_end, bt)))
 			return 1;
 		*subseq = i;
 		i = prev_insn_idx(st, (uint32_t)i, &hist_end);
@@ -520,16 +573,32 @@ static int backtrack_state(struct vet_env *env, struct vstate *st, uint32_t last
 	}
 }
 
+static int walk_chain(struct vet_env *env, struct vstate *start, struct backtrack *bt,
+		      bool *changed, bool memo);
+
 static int mark_chain(struct vet_env *env, struct vstate *start, struct backtrack *bt,
 		      bool *changed)
+{
+	bool memo = memo_usable(env, start, changed);
+	struct backtrack need = *bt;
+	int err;
+
+	if (!env->bpf_capable || bt_empty(bt))
+		return 0;
+	err = walk_chain(env, start, bt, changed, memo);
+	if (!err && memo)
+		memo_record(env, start, &need);
+	return err;
+}
+
+static int walk_chain(struct vet_env *env, struct vstate *start, struct backtrack *bt,
+		      bool *changed, bool memo)
 {
 	struct vstate *st = start;
 	int64_t last = start->insn_idx, first = start->first_insn_idx, subseq = -1;
 	bool skip_first = true;
 	int err;
 
-	if (!env->bpf_capable || bt_empty(bt))
-		return 0;
 	for (;;) {
 		if (env->log.level & LOG_LEVEL2)
 			verbose(env, "mark_precise: frame%u: last_idx %lld first_idx %lld subseq_idx %lld \n",
@@ -541,7 +610,9 @@ static int mark_chain(struct vet_env *env, struct vstate *start, struct backtrac
 				st->frame[0]->subprogno);
 			return -EFAULT;
 		}
-		err = backtrack_state(env, st, (uint32_t)last, &subseq, &skip_first, bt);
+		/* The memo is of the current segment only. */
+		err = backtrack_state(env, st, (uint32_t)last, &subseq, &skip_first,
+				      memo && st == start, bt);
 		if (err == -EOPNOTSUPP) {
 			memset(bt, 0, sizeof(*bt));
 			return mark_all_precise_from(env, start);

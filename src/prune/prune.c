@@ -276,6 +276,7 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 	cur->first_insn_idx = idx;
 	cur->dfs_depth = sl->state.dfs_depth + 1;
 	cur->jmp_history_cnt = 0;
+	env->segment_gen++;
 	/* The writes so far are the checkpoint's; 6.1 marks anew from here. */
 	for (uint32_t i = 0; i <= cur->curframe; i++) {
 		cur->frame[i]->written_regs = 0;

@@ -498,6 +498,22 @@ struct vet_env {
 #define FRAME_POOL_MAX 64
 	struct func_state *frame_pool[FRAME_POOL_MAX];
 	uint32_t frame_pool_cnt;
+	/* Precision walks done in the current state's own segment (the
+	 * path since its last checkpoint), precision.c: a later walk that
+	 * reaches one of their starting points needing no more than it did
+	 * stops there. Valid while segment_gen is theirs: a checkpoint or
+	 * another path resumed starts a new segment. */
+#define BT_MEMO_MAX 4
+	struct bt_memo {
+		uint64_t gen;		/* 0: unused */
+		uint32_t idx;		/* the instruction it started at */
+		uint32_t hist_end;	/* history entries before that point */
+		uint32_t frame;
+		uint32_t regs[MAX_CALL_FRAMES];
+		uint64_t slots[MAX_CALL_FRAMES];
+	} bt_memo[BT_MEMO_MAX];
+	uint32_t bt_memo_next;
+	uint64_t segment_gen;
 
 	uint64_t opts_off;	/* BPFVET_NO_* switches */
 	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */

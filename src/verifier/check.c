@@ -134,6 +134,7 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 	env->stack_size--;
 	state_clear(env, env->cur);
 	*env->cur = head->st;
+	env->segment_gen++;
 	if (head->packed) {
 		err = state_unpack(env, env->cur, head->packed);
 		vet_free(env, head->packed);

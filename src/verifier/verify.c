@@ -194,6 +194,7 @@ static int init_entry_state(struct vet_env *env, uint32_t subprog)
 	struct vstate *st = vet_calloc(env, 1, sizeof(*st));
 	struct func_state *f;
 
+	env->segment_gen++;
 	if (!st)
 		return -ENOMEM;
 	env->cur = st;
