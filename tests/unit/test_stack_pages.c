@@ -22,9 +22,13 @@ static struct vet_env *env_new(struct test_ctx *t)
 	return env;
 }
 
-static void env_done(struct vet_env *env)
+/* Every block of the test went back: the frames' pool and the pages. */
+static void env_done(struct test_ctx *t, struct vet_env *env)
 {
+	if (!env)
+		return;
 	frame_pool_drain(env);
+	CHECK_INT(t, env->mem.cur, 0);
 	vet_mem_release(&env->mem);
 	free(env);
 }
@@ -83,11 +87,7 @@ static void check_grow(struct test_ctx *t)
 	CHECK_INT(t, frame_grow_stack(env, f, MAX_BPF_STACK + 8), -E2BIG);
 out:
 	state_drop(env, st);
-	if (env) {
-		frame_pool_drain(env);
-		CHECK_INT(t, env->mem.cur, 0);
-		env_done(env);
-	}
+	env_done(t, env);
 }
 
 /* A checkpoint shares its parent's unchanged pages and owns the changed
@@ -134,11 +134,7 @@ out:
 	state_drop(env, ck2);
 	state_drop(env, ck1);
 	state_drop(env, cur);
-	if (env) {
-		frame_pool_drain(env);
-		CHECK_INT(t, env->mem.cur, 0);
-		env_done(env);
-	}
+	env_done(t, env);
 }
 
 /* A packed queued path keeps its pages; it shares with its parent when
@@ -178,11 +174,7 @@ out:
 	state_drop(env, q1);
 	state_drop(env, ck);
 	state_drop(env, cur);
-	if (env) {
-		frame_pool_drain(env);
-		CHECK_INT(t, env->mem.cur, 0);
-		env_done(env);
-	}
+	env_done(t, env);
 }
 
 int main(void)
