@@ -130,6 +130,10 @@ static const struct {
 	 * (verifier_bounds_deduction, verifier_map_ptr unprivileged, in the
 	 * selftest-loader records of both); 6.12.0's sources alias it. */
 	[KVER_SANITIZE_OFF_COPY] = { KV(6, 1, 0), "scalar += pointer sanitized on a copy of the scalar (6.12.y)" },
+	/* Probed on 6.18.44 (tests/progs/pkt_end_move.c, test_cls_redirect
+	 * at insn 715); Debian's 6.12.118 sources keep the range: bound to
+	 * (6.12, 6.18]. */
+	[KVER_PKT_END_MOVE_RANGE] = { KV(6, 18, 0), "a moved packet pointer at or beyond the end has range 0 (6.18, not 6.12)" },
 	[KVER_WQ_618] = { KV(6, 18, 0), "bpf_wq checked as bpf_timer, sleepable callbacks only in sleepable programs (<= 6.18)" },
 };
 

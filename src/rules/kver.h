@@ -297,6 +297,9 @@ enum kver_feature {
 	 * before, dst already held the pointer copy, so the pointer was
 	 * taken for the offset and the messages named the other register. */
 	KVER_SANITIZE_OFF_COPY,
+	/* A packet pointer at or beyond the end (range -1 or -2) moved by a
+	 * constant has range 0 (probed on 6.18; 6.12 kept the range). */
+	KVER_PKT_END_MOVE_RANGE,
 	KVER__COUNT,
 };
 

@@ -459,9 +459,12 @@ static void ptr_sub_var(struct reg_state *dst, const struct reg_state *ptr,
 	d->var_off = tnum_sub(p->var_off, o->var_off);
 }
 
-/* Keeps the pointer's variable part, moving only the fixed offset. */
-static void ptr_move_fixed(struct reg_state *dst, const struct reg_state *ptr,
-			   int32_t new_off)
+/* Keeps the pointer's variable part, moving only the fixed offset. From
+ * 6.18, a packet pointer known to be at or beyond the packet's end (a
+ * negative range) is no longer known to be anywhere once moved: its range
+ * becomes 0 (`r=0` after `r1 += 8` on r=0xfffffffffffffffe). */
+static void ptr_move_fixed(const struct vet_env *env, struct reg_state *dst,
+			   const struct reg_state *ptr, int32_t new_off)
 {
 	dst->b.smin = ptr->b.smin;
 	dst->b.smax = ptr->b.smax;
@@ -471,6 +474,9 @@ static void ptr_move_fixed(struct reg_state *dst, const struct reg_state *ptr,
 	dst->off = new_off;
 	dst->raw[0] = ptr->raw[0];
 	dst->raw[1] = ptr->raw[1];
+	if (reg_type_is_pkt(base_type(ptr->type)) && dst->range < 0 &&
+	    env_has(env, KVER_PKT_END_MOVE_RANGE))
+		dst->range = 0;
 }
 
 static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
@@ -533,7 +539,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	case BPF_ADD:
 		if (known && (int64_t)ptr->off + smin_val ==
 			     (int64_t)(int32_t)(ptr->off + smin_val)) {
-			ptr_move_fixed(dst, ptr, (int32_t)(ptr->off + smin_val));
+			ptr_move_fixed(env, dst, ptr, (int32_t)(ptr->off + smin_val));
 			break;
 		}
 		ptr_add_var(dst, ptr, off);
@@ -558,7 +564,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 		}
 		if (known && (int64_t)ptr->off - smin_val ==
 			     (int64_t)(int32_t)(ptr->off - smin_val)) {
-			ptr_move_fixed(dst, ptr, (int32_t)(ptr->off - smin_val));
+			ptr_move_fixed(env, dst, ptr, (int32_t)(ptr->off - smin_val));
 			dst->id = ptr->id;
 			break;
 		}
