@@ -358,10 +358,13 @@ static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 	struct bpfvet_object *obj;
 	int err;
 
-	if (a->kernel_only || open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
+	if (a->kernel_only)
 		return NULL;
-	open_args_target_running(&oo, cfg, sizeof(cfg));
-	if (open_args_share_target(&a->open, &oo))
+	/* The running kernel is the target of what no option sets, its
+	 * verifier rules included. */
+	a->open.target_running = 1;
+	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)) ||
+	    open_args_share_target(&a->open, &oo))
 		return NULL;
 	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	err = bpfvet_object__open(path, &oo, &obj);
