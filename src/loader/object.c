@@ -277,6 +277,9 @@ static int open_copy(void *buf, size_t size, const char *name,
 	struct bpfvet_object *obj;
 	int err;
 
+	if (op.verifier_rules & ~(uint32_t)BPFVET_RULES_ALL)
+		return errbuf_set(eb, -EINVAL, "unknown verifier rules 0x%x",
+				  op.verifier_rules & ~(uint32_t)BPFVET_RULES_ALL);
 	obj = calloc(1, sizeof(*obj));
 	if (!obj)
 		return errbuf_set(eb, -ENOMEM, "out of memory");
