@@ -89,11 +89,13 @@ else
 	pass verifier_rules_no_scc_lines
 fi
 
-# Bad lists are usage errors.
+# Bad lists are usage errors, of bpfvet kernel too (its bpfvet side).
 for bad in bogus "callback-scc,,loop-slot-types" "callback-scc,none" ","; do
 	expect_exit "verifier_rules_bad '$bad'" 2 "$BPFVET" verify $TARGET --verifier-rules "$bad" \
 		"$OBJ"
 done
+
+expect_exit verifier_rules_bad_kernel 2 "$BPFVET" kernel --verifier-rules bogus "$OBJ"
 
 # A profile folder's verifier_rules file, one name a line; absent, none;
 # the option wins over it.
@@ -139,7 +141,7 @@ PY
 # The probe of the running kernel. Unprivileged it cannot tell: -v says
 # so and no rule is assumed. With BPF, it names a rule set, and bpfvet
 # kernel (which targets the running kernel, rules included) then agrees
-# with the kernel on every probe program.
+# with the kernel on the figures of every probe program.
 probe_line() { grep '^bpfvet: verifier rules ' "$1"; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	d=$(mktemp -d)
@@ -171,6 +173,7 @@ if kernel_loads verifier_rules_probe_live; then
 	*) fail verifier_rules_probe_live "$(head -c 300 "$TMP/live")" ;;
 	esac
 	build/bpfvet kernel -o csv -p '!iter_btf_refs' "$OBJ" >"$TMP/k.csv" 2>"$TMP/k.err"
-	n=$(awk -F, 'NR > 1 && $NF == "yes"' "$TMP/k.csv" | wc -l)
+	# Both sides' insns, states and peak states (columns 8-10, 16-18).
+	n=$(awk -F, 'NR > 1 && $8 == $16 && $9 == $17 && $10 == $18' "$TMP/k.csv" | wc -l)
 	expect "verifier_rules_probe_agrees ($rules)" 5 "$n"
 fi
