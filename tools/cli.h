@@ -63,7 +63,8 @@ struct open_args {
 
 /* profile.c: a target profile, a folder that describes a kernel
  * (scripts/kernel-vm.sh writes them: btf, config, kallsyms, release,
- * kernel_version, syscall_wrapper). "host" is the running kernel. */
+ * kernel_version, syscall_wrapper; verifier_rules by hand, absent in
+ * those). "host" is the running kernel. */
 struct target_profile {
 	char *name;
 	int host;
