@@ -163,8 +163,33 @@ struct bpfvet_open_opts {
 	 * prog arrays is then rejected. A fully unprivileged loader sets all
 	 * four, as 'bpfvet verify --unpriv' does. */
 	uint32_t loader_drop_caps;
+	/* BPFVET_RULE_* bits: verifier rules by which builds of one kernel
+	 * release differ (docs/verifier-rules.md), which the target's
+	 * verifier follows. 0: none, the recorded reference's behaviour
+	 * (Linux 6.18.44 build v1098). bpfvet_kernel__verifier_rules() finds
+	 * those of the running kernel. */
+	uint32_t verifier_rules;
 };
-#define bpfvet_open_opts__last_field loader_drop_caps
+#define bpfvet_open_opts__last_field verifier_rules
+
+/* Verifier rules (bpfvet_open_opts.verifier_rules). */
+/* A call that runs a callback synchronously (bpf_loop,
+ * bpf_for_each_map_elem, bpf_rbtree_add, ...) is a loop of its own: an
+ * SCC, whose pruned callback returns are back-edges. */
+#define BPFVET_RULE_CALLBACK_SCC	(1u << 0)
+/* Comparing with a checkpoint of a loop still being explored (the
+ * RANGE_WITHIN comparison) no longer requires equal stack slot types;
+ * only the exact one, that finds infinite loops, does. */
+#define BPFVET_RULE_LOOP_SLOT_TYPES	(1u << 1)
+#define BPFVET_RULES_ALL		(BPFVET_RULE_CALLBACK_SCC | BPFVET_RULE_LOOP_SLOT_TYPES)
+/* "callback-scc", "loop-slot-types" for one bit; NULL for others. */
+const char *bpfvet_verifier_rule_name(uint32_t rule);
+/* A comma-separated list of rule names, or "none", as bits; -EINVAL for
+ * an unknown name or an empty list. */
+int bpfvet_verifier_rules_parse(const char *list, uint32_t *rules);
+/* The rules as a list for bpfvet_verifier_rules_parse() ("none" for 0),
+ * cut to sz bytes; returns the length it needs, as snprintf. */
+int bpfvet_verifier_rules_format(uint32_t rules, char *buf, size_t sz);
 
 int bpfvet_object__open(const char *path, const struct bpfvet_open_opts *opts,
 			struct bpfvet_object **objp);
@@ -590,6 +615,12 @@ void bpfvet_kernel__free(struct bpfvet_kernel *k);
  * probes with a kprobe on __<arch>_sys_bpf, which fails (0) where the
  * kernel has no kprobe support. */
 bool bpfvet_kernel__has_syscall_wrapper(struct bpfvet_kernel *k);
+/* The verifier rules (BPFVET_RULE_*) the running kernel follows, found
+ * once per bpfvet_kernel by loading tiny probe programs at log level 2
+ * and reading their logs and figures. 0 with *rules set; a negative
+ * errno when the probes cannot tell (-EPERM without BPF privileges,
+ * -EPROTO for figures neither rule set gives), *rules then 0. */
+int bpfvet_kernel__verifier_rules(struct bpfvet_kernel *k, uint32_t *rules);
 
 enum bpfvet_kernel_verdict {
 	BPFVET_KERNEL_ACCEPTED = 0,

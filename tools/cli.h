@@ -53,17 +53,25 @@ struct open_args {
 	struct bpfvet_target *target;
 	const char *target_path;
 	int target_err;
+	/* --verifier-rules LIST, else the profile's, else the running
+	 * kernel's when it is the target (probed once: rules_err 0 until
+	 * then, 1 or -errno after). */
+	const char *verifier_rules;
+	int rules_err;
+	uint32_t running_rules;
 };
 
 /* profile.c: a target profile, a folder that describes a kernel
  * (scripts/kernel-vm.sh writes them: btf, config, kallsyms, release,
- * kernel_version, syscall_wrapper). "host" is the running kernel. */
+ * kernel_version, syscall_wrapper; verifier_rules by hand, absent in
+ * those). "host" is the running kernel. */
 struct target_profile {
 	char *name;
 	int host;
 	char *btf, *config, *kallsyms;	/* NULL when the profile has none */
 	char kernel_version[32];	/* "" when unknown */
 	int syscall_wrapper;		/* -1 when unknown */
+	uint32_t verifier_rules;	/* BPFVET_RULE_*: its verifier_rules file */
 };
 
 /* NULL after reporting why (no such profile: how to make it). */
@@ -83,8 +91,10 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a);
 int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char *cfg,
 		    size_t cfg_sz);
 /* Opens the target BTF that o names once, and shares it with every
- * object opened with o (o->target instead of o->btf_custom_path). -1 when
- * it cannot be read, reported the first time. */
+ * object opened with o (o->target instead of o->btf_custom_path); so the
+ * running kernel's verifier rules, probed once, when it is the target
+ * and neither --verifier-rules nor a profile says them. -1 when the BTF
+ * cannot be read, reported the first time. */
 int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o);
 void open_args_free(struct open_args *a);
 /* The last resort of a command's option parser: a target option, or an

@@ -181,6 +181,16 @@ static int parse_args(int argc, char **argv, struct kargs *a)
 		fprintf(stderr, "bpfvet kernel: --log-diff needs both sides, not --kernel-only\n");
 		return -EINVAL;
 	}
+	/* A bad target option is a usage error of the whole run, told once,
+	 * not a reason to verify each object for no target at all. */
+	if (!a->kernel_only) {
+		struct bpfvet_open_opts oo = { .sz = sizeof(oo) };
+		char cfg[300];
+
+		a->open.target_running = 1;
+		if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
+			return -EINVAL;
+	}
 	return 0;
 }
 
@@ -358,10 +368,12 @@ static struct bpfvet_object *open_for_bpfvet(struct kargs *a, const char *path)
 	struct bpfvet_object *obj;
 	int err;
 
-	if (a->kernel_only || open_args_apply(&a->open, &oo, cfg, sizeof(cfg)))
+	/* The running kernel is the target of what no option sets, its
+	 * verifier rules included (parse_args set target_running). */
+	if (a->kernel_only)
 		return NULL;
-	open_args_target_running(&oo, cfg, sizeof(cfg));
-	if (open_args_share_target(&a->open, &oo))
+	if (open_args_apply(&a->open, &oo, cfg, sizeof(cfg)) ||
+	    open_args_share_target(&a->open, &oo))
 		return NULL;
 	oo.loader_drop_caps = caps_args_loader(&a->caps);
 	err = bpfvet_object__open(path, &oo, &obj);

@@ -4,6 +4,7 @@
  * into bpfvet_open_opts fields. BPFVET_BTF in the environment stands for
  * --btf (the library itself reads no environment).
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,10 +38,16 @@ const char open_args_usage[] =
 	"  --target NAME|DIR  the target kernel's profile, for what no option\n"
 	"                 sets: 6.1, 6.12 or 6.18 (made by 'make profiles'), host\n"
 	"                 (as --running-kernel) or a folder with btf, config,\n"
-	"                 kallsyms, kernel_version and syscall_wrapper files\n"
+	"                 kallsyms, kernel_version, syscall_wrapper and\n"
+	"                 verifier_rules files\n"
 	"  --running-kernel  target this machine's kernel for what no option\n"
-	"                 sets: its BTF, config, version and syscall wrapper, as\n"
-	"                 'bpfvet kernel' does\n";
+	"                 sets: its BTF, config, version, syscall wrapper and\n"
+	"                 verifier rules, as 'bpfvet kernel' does\n"
+	"  --verifier-rules LIST  rules by which builds of one release differ,\n"
+	"                 comma-separated, or none (docs/verifier-rules.md):\n"
+	"                 callback-scc, loop-slot-types; default: the profile's\n"
+	"                 verifier_rules file, the running kernel's (found by\n"
+	"                 loading probe programs) when it is the target, else none\n";
 
 static const char *value(int argc, char **argv, int *i)
 {
@@ -63,6 +70,7 @@ int open_args_parse(int argc, char **argv, int *i, struct open_args *a)
 		{ "--nr-cpus", offsetof(struct open_args, nr_cpus) },
 		{ "--kallsyms", offsetof(struct open_args, kallsyms) },
 		{ "--loader", offsetof(struct open_args, loader) },
+		{ "--verifier-rules", offsetof(struct open_args, verifier_rules) },
 	};
 
 	if (!strcmp(argv[*i], "--no-syscall-wrapper")) {
@@ -137,6 +145,8 @@ static int apply_profile(const struct open_args *a, struct bpfvet_open_opts *o)
 	}
 	if (!a->no_syscall_wrapper && p->syscall_wrapper == 0)
 		o->no_syscall_wrapper = 1;
+	if (!a->verifier_rules)
+		o->verifier_rules = p->verifier_rules;
 	return 0;
 }
 
@@ -171,6 +181,12 @@ int open_args_apply(const struct open_args *a, struct bpfvet_open_opts *o, char 
 		o->nr_cpus = (uint32_t)n;
 	}
 	o->no_syscall_wrapper = a->no_syscall_wrapper;
+	if (a->verifier_rules &&
+	    bpfvet_verifier_rules_parse(a->verifier_rules, &o->verifier_rules)) {
+		fprintf(stderr, "bpfvet: bad verifier rules '%s' (callback-scc, loop-slot-types, "
+			"comma-separated, or none)\n", a->verifier_rules);
+		return -1;
+	}
 	if (a->profile && !a->profile->host && apply_profile(a, o))
 		return -1;
 	if (a->target_running || (a->profile && a->profile->host))
@@ -227,6 +243,46 @@ static const char *btf_origin(const struct open_args *a)
 	return "the running kernel's, as libbpf uses it";
 }
 
+/* The running kernel's verifier rules, probed the first time; none when
+ * the probe cannot tell (-v says why). */
+static uint32_t running_rules(struct open_args *a)
+{
+	struct bpfvet_kernel *k;
+	char names[64];
+
+	if (a->rules_err)
+		return a->running_rules;
+	a->rules_err = bpfvet_kernel__new(&k);
+	if (!a->rules_err) {
+		a->rules_err = bpfvet_kernel__verifier_rules(k, &a->running_rules);
+		bpfvet_kernel__free(k);
+	}
+	if (a->rules_err)
+		a->running_rules = 0;
+	bpfvet_verifier_rules_format(a->running_rules, names, sizeof(names));
+	if (a->verbose && a->rules_err)
+		fprintf(stderr, "bpfvet: verifier rules of the running kernel unknown: its probe "
+			"failed (%s); none assumed\n", strerror(-a->rules_err));
+	else if (a->verbose)
+		fprintf(stderr, "bpfvet: verifier rules %s (the running kernel's, probed)\n",
+			names);
+	if (!a->rules_err)
+		a->rules_err = 1;
+	return a->running_rules;
+}
+
+/* Who sets the rules: the option or a profile, else the running kernel
+ * when it is the target. */
+static void share_rules(struct open_args *a, struct bpfvet_open_opts *o)
+{
+	bool profile = a->profile && !a->profile->host;
+
+	if (a->verifier_rules || profile ||
+	    !(a->target_running || (a->profile && a->profile->host)))
+		return;
+	o->verifier_rules = running_rules(a);
+}
+
 int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
 {
 	char err[256] = "";
@@ -234,6 +290,8 @@ int open_args_share_target(struct open_args *a, struct bpfvet_open_opts *o)
 		.sz = sizeof(to), .btf_path = o->btf_custom_path,
 		.errbuf = err, .errbuf_sz = sizeof(err),
 	};
+
+	share_rules(a, o);
 
 	if (a->verbose && !a->told) {
 		a->told = 1;

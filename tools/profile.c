@@ -4,7 +4,9 @@
  * the way scripts/kernel-vm.sh writes them for Debian's 6.1 and 6.12 and
  * `make profiles` for the recorded 6.18. A name without a slash is looked
  * up in the profile cache, ${XDG_CACHE_HOME:-~/.cache}/bpfvet/profiles;
- * "host" means the running kernel. Every file is optional but the BTF.
+ * "host" means the running kernel. Every file is optional but the BTF;
+ * verifier_rules names the rules by which its build differs from the
+ * reference (docs/verifier-rules.md), none when absent.
  */
 #include <errno.h>
 #include <limits.h>
@@ -69,6 +71,32 @@ static int profile_dir(const char *name, char *dir, size_t sz)
 	return n < 0 || (size_t)n >= sz ? -ENAMETOOLONG : 0;
 }
 
+/* dir/verifier_rules: one rule name a line (docs/verifier-rules.md);
+ * absent, the target follows none. -1 after reporting a bad name. */
+static int read_rules(const char *name, const char *dir, uint32_t *rules)
+{
+	char *p = path_in(dir, "verifier_rules"), line[128];
+	FILE *f = p ? fopen(p, "r") : NULL;
+	uint32_t bit;
+	int err = 0;
+
+	*rules = 0;
+	while (f && !err && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		err = bpfvet_verifier_rules_parse(line, &bit);
+		if (err)
+			fprintf(stderr, "bpfvet: profile %s: unknown verifier rule '%s' in %s\n",
+				name, line, p);
+		*rules |= bit;
+	}
+	if (f)
+		fclose(f);
+	free(p);
+	return err ? -1 : 0;
+}
+
 static struct target_profile *load_dir(const char *name, const char *dir)
 {
 	struct target_profile *p = calloc(1, sizeof(*p));
@@ -87,6 +115,10 @@ static struct target_profile *load_dir(const char *name, const char *dir)
 	read_line(dir, "kernel_version", p->kernel_version, sizeof(p->kernel_version));
 	read_line(dir, "syscall_wrapper", wrapper, sizeof(wrapper));
 	p->syscall_wrapper = !strcmp(wrapper, "1") ? 1 : !strcmp(wrapper, "0") ? 0 : -1;
+	if (read_rules(name, dir, &p->verifier_rules)) {
+		target_profile_free(p);
+		return NULL;
+	}
 	return p;
 nomem:
 	fprintf(stderr, "bpfvet: out of memory\n");

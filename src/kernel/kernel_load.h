@@ -10,6 +10,7 @@
  *   kernel_externs.c  kfuncs and __ksym externs
  *   kernel_kconfig.c  __kconfig values
  *   kernel_stats.c    reading the verifier log
+ *   kernel_rules.c    which verifier rules the kernel follows (probes)
  *   kernel_load.c     BTF, BPF_PROG_LOAD, verdict, clean-up
  *
  * Everything a load creates (fds, mappings, buffers) is owned by the
@@ -36,6 +37,9 @@ struct bpfvet_kernel {
 	uint32_t version;		/* KERNEL_VERSION(a, b, c), 0 if unknown */
 	int cpus;			/* possible CPUs, 0 until read */
 	int syscall_wrapper;		/* 0 until probed; then 1 or -1 */
+	/* kernel_rules.c: the verifier rules it follows (BPFVET_RULE_*). */
+	int rules_err;			/* 0 until probed; then 1 or -errno */
+	uint32_t rules;
 };
 
 struct kload {

@@ -195,6 +195,7 @@ struct open_params {
 	const char *kallsyms_path;
 	enum bpfvet_conventions conventions;
 	uint32_t loader_drop_caps;
+	uint32_t verifier_rules;
 };
 
 static int load_steps(struct loader *ld, const struct open_params *op,
@@ -224,6 +225,7 @@ static int load_steps(struct loader *ld, const struct open_params *op,
 	if (!err)
 		err = kconfig_fill(ld, op->kconfig_path, op->kernel_version);
 	ld->obj->target_kver = op->kernel_version;
+	ld->obj->verifier_rules = op->verifier_rules;
 	if (!err)
 		kconfig_target_facts(ld, op->kconfig_path);
 	if (!err)
@@ -270,10 +272,14 @@ static int open_copy(void *buf, size_t size, const char *name,
 		.conventions = OPTS_HAS(opts, conventions) ? opts->conventions :
 			       BPFVET_CONV_AUTO,
 		.loader_drop_caps = OPTS_HAS(opts, loader_drop_caps) ? opts->loader_drop_caps : 0,
+		.verifier_rules = OPTS_HAS(opts, verifier_rules) ? opts->verifier_rules : 0,
 	};
 	struct bpfvet_object *obj;
 	int err;
 
+	if (op.verifier_rules & ~(uint32_t)BPFVET_RULES_ALL)
+		return errbuf_set(eb, -EINVAL, "unknown verifier rules 0x%x",
+				  op.verifier_rules & ~(uint32_t)BPFVET_RULES_ALL);
 	obj = calloc(1, sizeof(*obj));
 	if (!obj)
 		return errbuf_set(eb, -ENOMEM, "out of memory");

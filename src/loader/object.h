@@ -210,6 +210,9 @@ struct bpfvet_object {
 	/* The target's KERNEL_VERSION (bpfvet_open_opts.kernel_version), 0
 	 * when unknown: which verifier's rules apply (rules/kver.h). */
 	uint32_t target_kver;
+	/* KRULE_* bits (bpfvet_open_opts.verifier_rules): the rules of the
+	 * target's build that no version tells (rules/kver.h). */
+	uint32_t verifier_rules;
 	struct btf *btf;		/* NULL when the object has no .BTF */
 	/* The conventions it was loaded by, and why (conventions.c). */
 	enum bpfvet_conventions conv;

@@ -216,6 +216,9 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 		      const struct func_state *cur, struct idmap *m,
 		      enum exact_level exact)
 {
+	/* Slot types must match for EXACT, and for RANGE_WITHIN unless the
+	 * target's rules say otherwise. */
+	const bool loop_any_slot_type = env_rule(env, KRULE_LOOP_SLOT_TYPES);
 	struct reg_state unbound;
 
 	reg_mark_unknown_imprecise(&unbound);
@@ -229,7 +232,7 @@ static bool stacksafe(const struct vet_env *env, const struct func_state *old,
 			i += BPF_REG_SIZE - 1;
 			continue;
 		}
-		if (exact != NOT_EXACT &&
+		if (exact != NOT_EXACT && (exact == EXACT || !loop_any_slot_type) &&
 		    (i >= cur->allocated_stack || ot != stack_slot_at(cur, spi)->slot_type[b]))
 			return false;
 		if (ot == STACK_INVALID)

@@ -37,9 +37,11 @@ struct scc_visit {
 };
 
 /* Tarjan's algorithm, iterative; components with two or more instructions
- * or a self-edge (or a callback-calling call: an implicit loop) get ids. */
+ * or a self-edge get ids, and under KRULE_CALLBACK_SCC a callback-calling
+ * call too (an implicit loop). */
 int compute_scc(struct vet_env *env)
 {
+	const bool callback_scc = env_rule(env, KRULE_CALLBACK_SCC);
 	const uint32_t off_stack = UINT32_MAX;
 	uint32_t n = env->insn_cnt, next_pre = 1, next_scc = 1;
 	uint32_t *stack = vet_calloc(env, n, sizeof(*stack)), *pre = vet_calloc(env, n, sizeof(*pre));
@@ -84,6 +86,10 @@ int compute_scc(struct vet_env *env)
 			assign = stack[stack_sz - 1] != w;
 			for (int j = 0; j < cnt; j++)
 				assign |= succ[j] == w;
+			/* The target may see the callback's repeated runs as a
+			 * loop closed at the call itself. */
+			if (callback_scc)
+				assign |= env->aux[w].calls_callback;
 			do {
 				t = stack[--stack_sz];
 				low[t] = off_stack;

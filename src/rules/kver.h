@@ -11,6 +11,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Verifier rules: behaviours by which builds of one release differ, so
+ * that no version tells them; the target says which it follows
+ * (bpfvet_open_opts.verifier_rules, BPFVET_RULE_* in bpfvet.h). The
+ * verifier asks env_rule(). docs/verifier-rules.md gives the evidence. */
+enum krule {
+	/* A call that runs a callback synchronously is an SCC of its own:
+	 * pruned callback returns are back-edges (they count in
+	 * peak_states), precision propagates over them at the SCC's exit,
+	 * checkpoints inside compare as a loop's and are not cleaned
+	 * (6.18.44 build v1272; the reference v1098 has none of it). */
+	KRULE_CALLBACK_SCC = 1u << 0,
+	/* Comparing with a checkpoint of a loop still being explored
+	 * (RANGE_WITHIN) does not require equal stack slot types; only the
+	 * exact comparison does (v1272; v1098 requires them in both). */
+	KRULE_LOOP_SLOT_TYPES = 1u << 1,
+};
+
 enum kver_feature {
 	/* Sign-extending loads and moves, signed division and modulo,
 	 * unconditional byte swaps: the instructions of ISA v4. */

@@ -542,6 +542,14 @@ static inline bool env_has(const struct vet_env *env, enum kver_feature f)
 	return kver_has(env->prog && env->prog->obj ? env->prog->obj->target_kver : 0, f);
 }
 
+/* Whether the target's verifier follows a rule (rules/kver.h), which the
+ * program's object says (bpfvet_open_opts.verifier_rules); none for raw
+ * programs. */
+static inline bool env_rule(const struct vet_env *env, enum krule r)
+{
+	return env->prog && env->prog->obj && (env->prog->obj->verifier_rules & r);
+}
+
 static inline struct func_state *cur_frame(const struct vet_env *env)
 {
 	return env->cur->frame[env->cur->curframe];

@@ -28,6 +28,11 @@ check reference_realworld_kernel "$(val realworld.release)" "$(val target.releas
 	"file,prog,section,prog_type,verdict,stage,errno,insns,total_states,peak_states,error" ] &&
 	pass reference_realworld_columns || fail reference_realworld_columns "$(head -n 1 tests/conformance/kernel-6.18-realworld.csv)"
 
+# The v1272 build's record of its drifted programs has the same columns.
+[ "$(head -n 1 tests/conformance/kernel-6.18-v1272.csv)" = "$(head -n 1 tests/conformance/kernel-6.18.csv)" ] &&
+	[ "$(val v1272.release)" = 6.18.44-fc-v1272 ] &&
+	pass reference_v1272 || fail reference_v1272 "$(head -n 1 tests/conformance/kernel-6.18-v1272.csv)"
+
 # The options of the shell and C tests are the target's.
 opt() { echo "$TARGET" | sed -n "s/.*--$1 \([^ ]*\).*/\1/p"; }
 check reference_lib_version "$(opt kernel-version)" "$(val target.kernel_version)"
