@@ -143,7 +143,10 @@ PY
 # kernel (which targets the running kernel, rules included) then agrees
 # with the kernel on the figures of every probe program.
 probe_line() { grep '^bpfvet: verifier rules ' "$1"; }
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+# Root drops to nobody where it can; in a user namespace that maps only
+# root (unshare --map-root-user) it cannot, and loads nothing anyway.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+	setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	d=$(mktemp -d)
 	chmod 755 "$d"
 	cp build/bpfvet "$OBJ" "$d/"
@@ -155,15 +158,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	*"unknown: its probe failed ("*"); none assumed") pass verifier_rules_probe_unpriv ;;
 	*) fail verifier_rules_probe_unpriv "$(head -c 300 "$TMP/unpriv")" ;;
 	esac
-elif [ "$(id -u)" != 0 ]; then
+else
 	"$BPFVET" verify --running-kernel -v -p cb_call_scc "$OBJ" >/dev/null 2>"$TMP/unpriv"
 	case $(probe_line "$TMP/unpriv") in
 	*"unknown: its probe failed ("*"); none assumed") pass verifier_rules_probe_unpriv ;;
 	*"(the running kernel's, probed)") pass verifier_rules_probe_unpriv ;;
 	*) fail verifier_rules_probe_unpriv "$(head -c 300 "$TMP/unpriv")" ;;
 	esac
-else
-	skip verifier_rules_probe_unpriv "no setpriv to drop root"
 fi
 if kernel_loads verifier_rules_probe_live; then
 	"$BPFVET" verify --running-kernel -v -p cb_call_scc "$OBJ" >/dev/null 2>"$TMP/live"
