@@ -101,26 +101,29 @@ static bool same_callsites(const struct vstate *a, const struct vstate *b)
 	return true;
 }
 
-/* Wipes slot s of a finished checkpoint's frame. Its page may be shared
- * with other states: only a slot that is not clean yet takes a copy. */
-static int clean_slot(struct vet_env *env, struct func_state *f, int s)
+/* Wipes slot s of a finished checkpoint's frame, making it `clean`. Its
+ * page may be shared with other states: only a slot that is not clean
+ * yet takes a copy. */
+static int clean_slot(struct vet_env *env, struct func_state *f, int s,
+		      const struct stack_slot *clean)
 {
-	struct stack_slot clean;
 	int err;
 
-	reg_mark_not_init(&clean.spilled_ptr);
-	memset(clean.slot_type, STACK_INVALID, sizeof(clean.slot_type));
-	if (!memcmp(stack_slot_at(f, s), &clean, sizeof(clean)))
+	if (!memcmp(stack_slot_at(f, s), clean, sizeof(*clean)))
 		return 0;
 	err = frame_own_slot(env, f, s);
 	if (!err)
-		*stack_slot_at(f, s) = clean;
+		*stack_slot_at(f, s) = *clean;
 	return err;
 }
 
 /* Wipes what no continuation of a finished checkpoint can read. */
 static int clean_state(struct vet_env *env, struct vstate *st)
 {
+	struct stack_slot clean;
+
+	reg_mark_not_init(&clean.spilled_ptr);
+	memset(clean.slot_type, STACK_INVALID, sizeof(clean.slot_type));
 	st->cleaned = true;
 	stack_live_query_init(env, st);
 	for (uint32_t fr = 0; fr <= st->curframe; fr++) {
@@ -132,7 +135,7 @@ static int clean_state(struct vet_env *env, struct vstate *st)
 				if (!(live & (1u << r)))
 					reg_mark_not_init(&f->regs[r]);
 		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++) {
-			int err = stack_slot_alive(env, fr, s) ? 0 : clean_slot(env, f, s);
+			int err = stack_slot_alive(env, fr, s) ? 0 : clean_slot(env, f, s, &clean);
 
 			if (err)
 				return err;

@@ -89,7 +89,9 @@ static int frame_copy(struct vet_env *env, struct func_state *dst, const struct 
 	return 0;
 }
 
-void frame_share_pages(struct vet_env *env, struct func_state *f, const struct func_state *ref)
+/* Takes ref's page wherever f's holds the same slots. */
+static void frame_share_pages(struct vet_env *env, struct func_state *f,
+			      const struct func_state *ref)
 {
 	size_t n = pages_of(f->allocated_stack), rn = pages_of(ref->allocated_stack);
 

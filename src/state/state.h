@@ -152,13 +152,13 @@ struct stack_slot {
  * of its parent checkpoint when nothing in it changed since (on pyperf600
  * and strobemeta, 98% of a new checkpoint's slots are its parent's, byte
  * for byte; small pages share the most, for 32 pointers a frame). A page
- * with more than one holder is
- * read-only. Copies are private (state_copy); a new checkpoint, and a
- * queued path once its instruction is over, then share what they can
- * (state_share_pages). The current state's pages are always its own, so
- * the walk writes to them freely; later writes to a checkpoint (precision
- * marks, the cleaning of finished checkpoints) call frame_own_slot()
- * first. Slots of a page beyond allocated_stack are zero.
+ * with more than one holder is read-only. Copies are private
+ * (state_copy); a new checkpoint, and a queued path once its instruction
+ * is over, then share what they can (state_share_pages). The current
+ * state's pages are always its own, so the walk writes to them freely;
+ * later writes to a checkpoint (precision marks, the cleaning of finished
+ * checkpoints) call frame_own_slot() first. Slots of a page beyond
+ * allocated_stack are zero.
  */
 #define STACK_PAGE_SLOTS 2
 #define STACK_PAGES (MAX_BPF_STACK / BPF_REG_SIZE / STACK_PAGE_SLOTS)
@@ -579,11 +579,9 @@ uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
 /* Drops a holder of a stack page (NULL: none). */
 void stack_page_put(struct vet_env *env, struct stack_page *pg);
-/* Takes ref's page wherever f's holds the same slots. For a state that
- * nothing writes to until it resumes (a checkpoint, a queued path), with
- * its parent checkpoint's frame as ref. */
-void frame_share_pages(struct vet_env *env, struct func_state *f, const struct func_state *ref);
-/* frame_share_pages() for every frame of st against st->parent. */
+/* Takes st->parent's page wherever st's frame holds the same slots. For
+ * a state that nothing writes to until it resumes (a checkpoint, a queued
+ * path). */
 void state_share_pages(struct vet_env *env, struct vstate *st);
 /* Makes slot spi's page f's own, copying it when it is shared. */
 int frame_own_slot(struct vet_env *env, struct func_state *f, int spi);

@@ -102,7 +102,7 @@ int state_unpack(struct vet_env *env, struct vstate *st, const uint64_t *packed)
 		if (!f)
 			f = vet_malloc(env, sizeof(*f));
 		if (!f) {
-			state_packed_release(env, st, in, i);
+			state_packed_release(env, st, packed, i);
 			return -ENOMEM;
 		}
 		in = unpack_words(in, f, FRAME_WORDS);

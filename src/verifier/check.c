@@ -152,17 +152,23 @@ static int pop_stack(struct vet_env *env, uint32_t *prev_insn_idx,
 	return err;
 }
 
+/* A pending path dropped unresumed, packed or not. */
+static void pending_free(struct vet_env *env, struct stack_elem *e)
+{
+	if (e->packed)
+		state_packed_release(env, &e->st, e->packed, 0);
+	state_clear(env, &e->st);
+	vet_free(env, e->packed);
+	vet_free(env, e);
+}
+
 void free_pending_paths(struct vet_env *env)
 {
 	while (env->head) {
 		struct stack_elem *e = env->head;
 
 		env->head = e->next;
-		if (e->packed)
-			state_packed_release(env, &e->st, e->packed, 0);
-		state_clear(env, &e->st);
-		vet_free(env, e->packed);
-		vet_free(env, e);
+		pending_free(env, e);
 	}
 	env->stack_size = 0;
 	env->unpacked_cnt = 0;
@@ -522,11 +528,7 @@ static void drop_pending_head(struct vet_env *env)
 	env->head = head->next;
 	if (env->head)
 		env->head->prev = NULL;
-	if (head->packed)
-		state_packed_release(env, &head->st, head->packed, 0);
-	state_clear(env, &head->st);
-	vet_free(env, head->packed);
-	vet_free(env, head);
+	pending_free(env, head);
 	env->stack_size--;
 }
 
