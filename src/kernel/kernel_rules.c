@@ -63,43 +63,29 @@ struct probe_run {
 	uint32_t func_cnt;
 };
 
-/* BTF kinds and the parts of the raw format the probe's BTF uses. */
-#define BTF_MAGIC_NUM		0xeB9F
-#define BTF_INFO(kind, vlen)	((uint32_t)(kind) << 24 | (uint32_t)(vlen))
-#define BTF_KIND_INT_NUM	1
-#define BTF_KIND_FUNC_NUM	12
-#define BTF_KIND_FUNC_PROTO_NUM	13
-#define BTF_INT_SIGNED_32	(1u << 24 | 32u)	/* encoding SIGNED, 32 bits */
-#define BTF_STATIC		0
-#define BTF_GLOBAL		1
 #define PROBE_MAIN_ID		3	/* type ids in probe_btf_load() */
 #define PROBE_CB_ID		4
 
-/* The probe's BTF: [1] int, [2] int(void), [3] global func "probe" and
- * [4] static func "cb", both of type [2]. Returns an fd. */
+/* The probe's BTF, written by libbpf: [1] int, [2] int(void), [3] global
+ * func "probe" and [4] static func "cb", both of type [2]. Returns an fd. */
 static int probe_btf_load(void)
 {
-	static const char strs[] = "\0int\0probe\0cb";
-	struct {
-		uint16_t magic;
-		uint8_t version, flags;
-		uint32_t hdr_len, type_off, type_len, str_off, str_len;
-		uint32_t types[13];
-		char strs[sizeof(strs)];
-	} __attribute__((packed)) b = {
-		.magic = BTF_MAGIC_NUM, .version = 1, .hdr_len = 24,
-		.type_off = 0, .type_len = sizeof(b.types),
-		.str_off = sizeof(b.types), .str_len = sizeof(strs),
-		.types = {
-			1, BTF_INFO(BTF_KIND_INT_NUM, 0), 4, BTF_INT_SIGNED_32,
-			0, BTF_INFO(BTF_KIND_FUNC_PROTO_NUM, 0), 1,
-			5, BTF_INFO(BTF_KIND_FUNC_NUM, BTF_GLOBAL), 2,
-			11, BTF_INFO(BTF_KIND_FUNC_NUM, BTF_STATIC), 2,
-		},
-	};
+	struct btf *btf = btf__new_empty();
+	const void *raw;
+	uint32_t size;
+	int fd = -ENOMEM;
 
-	memcpy(b.strs, strs, sizeof(strs));
-	return ksys_btf_load(&b, sizeof(b), NULL, 0);
+	if (!btf)
+		return -ENOMEM;
+	if (btf__add_int(btf, "int", 4, BTF_INT_SIGNED) == 1 &&
+	    btf__add_func_proto(btf, 1) == 2 &&
+	    btf__add_func(btf, "probe", BTF_FUNC_GLOBAL, 2) == PROBE_MAIN_ID &&
+	    btf__add_func(btf, "cb", BTF_FUNC_STATIC, 2) == PROBE_CB_ID) {
+		raw = btf__raw_data(btf, &size);
+		fd = raw ? ksys_btf_load(raw, size, NULL, 0) : -ENOMEM;
+	}
+	btf__free(btf);
+	return fd;
 }
 
 static int probe_load(uint32_t type, const struct bpfvet_insn *insns, size_t cnt,
