@@ -40,6 +40,15 @@ CONF_LIB_SRCS := tests/conformance/annotations.c
 HDRS := $(wildcard include/*.h src/*/*.h src/*/data/*.h tools/*.h tests/unit/*.h)
 
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
+# The CLI is linked with ThinLTO from objects of its own: the verifier's
+# small hot functions (tnum, bounds, register and slot helpers) live in
+# other files than their callers, and inlining them across files took
+# about 10% off the verification time (docs/benchmarks.md). The library
+# archives keep plain objects, for any compiler and linker. LTO= builds
+# the CLI without it.
+LTO ?= -flto=thin
+LTO_LDFLAGS := $(if $(LTO),-fuse-ld=lld)
+LTO_OBJS := $(LIB_SRCS:src/%.c=$(B)/lto/%.o) $(CLI_SRCS:tools/%.c=$(B)/lto/cli_%.o)
 PIC_OBJS := $(LIB_SRCS:src/%.c=$(B)/pic/%.o)
 SAN_OBJS := $(LIB_SRCS:src/%.c=$(B)/san/obj/%.o)
 CLI_OBJS := $(CLI_SRCS:tools/%.c=$(B)/obj/cli_%.o)
@@ -94,6 +103,12 @@ $(B)/san/obj/%.o: src/%.c | $(B)/san/obj
 	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/obj/cli_%.o: tools/%.c | $(B)/obj
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/lto/cli_%.o: tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LTO) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/lto/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(LTO) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/san/obj/cli_%.o: tools/%.c | $(B)/san/obj
 	$(CC) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -103,8 +118,8 @@ $(B)/libbpfvet.so: $(PIC_OBJS)
 	$(CC) -shared -Wl,-soname,libbpfvet.so.0 $^ -o $@ $(PKG_LIBS) -lm
 $(B)/san/libbpfvet.a: $(SAN_OBJS)
 	rm -f $@ && ar rcs $@ $^
-$(B)/bpfvet: $(CLI_OBJS) $(B)/libbpfvet.a
-	$(CC) $(CFLAGS) $^ -o $@ $(PKG_LIBS) -lm
+$(B)/bpfvet: $(LTO_OBJS)
+	$(CC) $(CFLAGS) $(LTO) $(LTO_LDFLAGS) $^ -o $@ $(PKG_LIBS) -lm
 # The loader of the reference VMs (scripts/kernel-vm.sh): static, for an
 # initramfs with nothing else in it.
 $(B)/bpfvet-static: $(CLI_OBJS) $(B)/libbpfvet.a
