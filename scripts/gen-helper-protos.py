@@ -263,6 +263,9 @@ def emit(outdir, rows, names):
     h.append("extern const struct helper_proto helper_protos[HP__COUNT];")
     h.append("/* Kernel names by id (bpf_map_lookup_elem, ...). */")
     h.append("extern const char *const helper_name_table[HELPER_ID_MAX];")
+    h.append("/* Each id's generic prototype: the variant named like the helper, else")
+    h.append(" * the first; HP__COUNT for an id without one. */")
+    h.append("extern const uint16_t helper_generic_table[HELPER_ID_MAX];")
     h.append("")
     h.append("#endif")
     c = []
@@ -315,6 +318,13 @@ def emit(outdir, rows, names):
     c.append("const char *const helper_name_table[HELPER_ID_MAX] = {")
     for i in range(len(names)):
         c.append("\t\"bpf_%s\"," % names[i])
+    c.append("};")
+    c.append("")
+    c.append("const uint16_t helper_generic_table[HELPER_ID_MAX] = {")
+    for i in range(len(names)):
+        mine = [short(name) for hid, name, f, fields in rows if hid == i]
+        best = names[i] if names[i] in mine else (mine[0] if mine else None)
+        c.append("\t[FN_%s] = %s," % (names[i], "HP_" + best if best else "HP__COUNT"))
     c.append("};")
     open(os.path.join(outdir, "helper_protos.h"), "w").write("\n".join(h) + "\n")
     open(os.path.join(outdir, "helper_protos.c"), "w").write("\n".join(c) + "\n")

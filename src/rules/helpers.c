@@ -9,24 +9,17 @@
 #include "data/helper_protos.h"
 #include "helpers_internal.h"
 
+/* The generated table names each id's generic prototype: a lookup here
+ * ran for every helper call the walk checks, and scanning the ~60 KB of
+ * prototypes cost more than the rest of the call. */
 const struct helper_proto *helper_proto_by_id(uint32_t id)
 {
-	const struct helper_proto *first = NULL;
+	uint16_t idx;
 
 	if (id >= HELPER_ID_MAX)
 		return NULL;
-	/* Prefer the variant named like the helper (the generic one). */
-	for (size_t i = 0; i < HP__COUNT; i++) {
-		const struct helper_proto *p = &helper_protos[i];
-
-		if (p->id != id)
-			continue;
-		if (!strcmp(p->variant, p->name + strlen("bpf_")))
-			return p;
-		if (!first)
-			first = p;
-	}
-	return first;
+	idx = helper_generic_table[id];
+	return idx < HP__COUNT ? &helper_protos[idx] : NULL;
 }
 
 const char *helper_name(uint32_t id)

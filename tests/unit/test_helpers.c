@@ -250,6 +250,31 @@ static void test_lookups(struct test_ctx *t)
 	      (ARG_PTR_TO_BTF_ID_SOCK_COMMON | OBJ_RELEASE));
 }
 
+/* The generated index names, for each id, the variant named like the
+ * helper when there is one, else the first of the id's variants. */
+static void test_generic_index(struct test_ctx *t)
+{
+	for (uint32_t id = 0; id < HELPER_ID_MAX; id++) {
+		const struct helper_proto *want = NULL;
+
+		for (size_t i = 0; i < HP__COUNT; i++) {
+			const struct helper_proto *p = &helper_protos[i];
+
+			if (p->id != id)
+				continue;
+			if (!strcmp(p->variant, p->name + strlen("bpf_"))) {
+				want = p;
+				break;
+			}
+			if (!want)
+				want = p;
+		}
+		CHECK_MSG(t, helper_proto_by_id(id) == want, "generic proto of id %u", id);
+	}
+	CHECK_STR(t, helper_proto_by_id(FN_get_stackid)->variant, "get_stackid");
+	CHECK_STR(t, helper_proto_by_id(FN_sk_storage_get)->variant, "sk_storage_get");
+}
+
 static void test_special_ids(struct test_ctx *t)
 {
 	CHECK(t, helper_is_sync_callback_calling(HELPER_LOOP));
@@ -317,6 +342,7 @@ int main(void)
 	RUN(&t, test_gpl_only);
 	RUN(&t, test_argument_types);
 	RUN(&t, test_lookups);
+	RUN(&t, test_generic_index);
 	RUN(&t, test_special_ids);
 	RUN(&t, test_source_only_cases);
 	return test_finish(&t);

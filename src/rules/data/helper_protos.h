@@ -505,5 +505,8 @@ enum helper_proto_idx {
 extern const struct helper_proto helper_protos[HP__COUNT];
 /* Kernel names by id (bpf_map_lookup_elem, ...). */
 extern const char *const helper_name_table[HELPER_ID_MAX];
+/* Each id's generic prototype: the variant named like the helper, else
+ * the first; HP__COUNT for an id without one. */
+extern const uint16_t helper_generic_table[HELPER_ID_MAX];
 
 #endif
