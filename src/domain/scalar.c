@@ -295,7 +295,28 @@ static void tnum_from_ranges(struct bounds *b)
 	b->var_off = tnum_or(tnum_clear_subreg(t64), t32);
 }
 
+/* Every view says the same single value. */
+static bool bounds_all_const(const struct bounds *b)
+{
+	uint64_t v = b->var_off.value;
+
+	return !b->var_off.mask && b->umin == v && b->umax == v &&
+	       b->smin == (int64_t)v && b->smax == (int64_t)v &&
+	       b->u32_min == (uint32_t)v && b->u32_max == (uint32_t)v &&
+	       b->s32_min == (int32_t)(uint32_t)v && b->s32_max == (int32_t)(uint32_t)v;
+}
+
 void bounds_sync(struct bounds *b)
+{
+	/* A constant and an unknown value are fixpoints of every step (tests/
+	 * unit/test_scalar_cases.c checks it), and most values the ALU
+	 * writes are one or the other: skip the dozens of steps. */
+	if (bounds_all_const(b) || bounds_is_unknown(b))
+		return;
+	bounds_sync_steps(b);
+}
+
+void bounds_sync_steps(struct bounds *b)
 {
 	bounds_tighten_from_tnum(b);
 	/* Three rounds, as the kernel does; deduce() depends on the bounds

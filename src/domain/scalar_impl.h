@@ -28,6 +28,8 @@ void bounds_tighten32_from_tnum(struct bounds *b);
 void bounds_tighten_from_tnum(struct bounds *b);
 /* 64-bit ranges rebuilt from the 32-bit ones (__reg_assign_32_into_64). */
 void bounds_assign32_into64(struct bounds *b);
+/* bounds_sync() without its shortcut for constant and unknown values. */
+void bounds_sync_steps(struct bounds *b);
 /* Zero extension without the following sync (zext_32_to_64). */
 void bounds_zext32_raw(struct bounds *b);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "domain/scalar.h"
+#include "domain/scalar_impl.h"
 #include "test.h"
 #include "base/uapi.h"
 
@@ -292,6 +293,41 @@ static void test_print(struct test_ctx *t)
 	CHECK_STR(t, buf, "smin=sm");
 }
 
+/* bounds_sync() skips constant and unknown values: the kernel's steps
+ * must leave both as they are. */
+static void test_sync_fixpoints(struct test_ctx *t)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	static const uint64_t edges[] = {
+		0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ull,
+		0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, ~0ull - 1,
+		0xffffffff80000000ull, 0xffffffff7fffffffull,
+	};
+	struct bounds b, want;
+
+	for (int i = 0; i < 4000; i++) {
+		uint64_t v;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = i < (int)(sizeof(edges) / sizeof(edges[0])) ? edges[i] :
+		    i % 3 ? x : x >> (x & 63);
+		bounds_const(&b, v);
+		want = b;
+		bounds_sync_steps(&b);
+		CHECK_MSG(t, !memcmp(&b, &want, sizeof(b)), "constant %#llx moved",
+			  (unsigned long long)v);
+	}
+	bounds_unknown(&b);
+	want = b;
+	bounds_sync_steps(&b);
+	CHECK(t, !memcmp(&b, &want, sizeof(b)));
+	/* Not a fixpoint, so not skipped: an unknown u8. */
+	bounds_unknown(&b);
+	b.var_off = tnum_range(0, 255);
+	bounds_sync(&b);
+	CHECK(t, b.umax == 255 && b.smax == 255 && b.u32_max == 255 && b.s32_min == 0);
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -304,5 +340,6 @@ int main(void)
 	RUN(&t, test_invariants);
 	RUN(&t, test_fork);
 	RUN(&t, test_print);
+	RUN(&t, test_sync_fixpoints);
 	return test_finish(&t);
 }
