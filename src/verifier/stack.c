@@ -565,6 +565,7 @@ static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int si
 	struct func_state *f = frame_of(env, reg);
 	bool clobber = t == ACCESS_WRITE;
 	int min_off, max_off, i, err;
+	uint64_t read = 0;
 	char tn[48];
 
 	if (raw_done)
@@ -606,6 +607,8 @@ static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int si
 			*raw_done = true;
 		return 0;
 	}
+	/* The slots read are marked once, after the loop (or before its
+	 * error): marking is an OR, and a helper reads dozens of bytes. */
 	for (i = min_off; i < max_off + size; i++) {
 		int slot = -i - 1, spi = slot / BPF_REG_SIZE;
 		struct stack_slot *s = stack_slot_at(f, spi);
@@ -635,13 +638,12 @@ static int stack_range_init(struct vet_env *env, uint32_t regno, int off, int si
 			verbose(env, "invalid%s read from stack R%u var_off %s+%d size %d\n",
 				read_words(env, by_helper), regno, tn, i - min_off, size);
 		}
-		return -EACCES;
+		err = stack_live_read(env, f->frameno, read);
+		return err ? err : -EACCES;
 mark:
-		err = stack_live_read(env, f->frameno, 1ull << spi);
-		if (err)
-			return err;
+		read |= 1ull << spi;
 	}
-	return 0;
+	return stack_live_read(env, f->frameno, read);
 }
 
 int check_stack_range_init(struct vet_env *env, uint32_t regno, int off, int size,
