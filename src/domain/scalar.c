@@ -316,6 +316,37 @@ void bounds_sync(struct bounds *b)
 	bounds_sync_steps(b);
 }
 
+static unsigned int memo_slot(const struct bounds *b)
+{
+	uint64_t w[8], h = 0;
+
+	_Static_assert(sizeof(*b) == sizeof(w), "no padding in struct bounds");
+	memcpy(w, b, sizeof(w));
+	for (int i = 0; i < 8; i++)
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+	return (unsigned int)(h >> 58);
+}
+
+void bounds_sync_memo(struct bounds *b, struct bounds_memo *m)
+{
+	unsigned int k;
+
+	if (!m || bounds_all_const(b) || bounds_is_unknown(b)) {
+		bounds_sync(b);
+		return;
+	}
+	_Static_assert(BOUNDS_MEMO_SLOTS == 64, "one valid bit per slot, six hash bits");
+	k = memo_slot(b);
+	if ((m->valid >> k & 1) && !memcmp(&m->slot[k].in, b, sizeof(*b))) {
+		*b = m->slot[k].out;
+		return;
+	}
+	m->slot[k].in = *b;
+	bounds_sync_steps(b);
+	m->slot[k].out = *b;
+	m->valid |= 1ull << k;
+}
+
 void bounds_sync_steps(struct bounds *b)
 {
 	bounds_tighten_from_tnum(b);
@@ -415,8 +446,13 @@ void bounds_zext32_raw(struct bounds *b)
 
 void bounds_zext32(struct bounds *b)
 {
+	bounds_zext32_memo(b, NULL);
+}
+
+void bounds_zext32_memo(struct bounds *b, struct bounds_memo *m)
+{
 	bounds_zext32_raw(b);
-	bounds_sync(b);
+	bounds_sync_memo(b, m);
 }
 
 void bounds_truncate(struct bounds *b, int size)

@@ -414,7 +414,7 @@ static void apply(struct bounds *d, const struct bounds *s, uint8_t op,
 }
 
 void scalar_alu(struct bounds *dst, const struct bounds *src, uint8_t op,
-		bool alu32, int16_t off)
+		bool alu32, int16_t off, struct bounds_memo *memo)
 {
 	/* The kernel works on a copy of the source: dst may alias it. */
 	struct bounds s = *src;
@@ -427,7 +427,7 @@ void scalar_alu(struct bounds *dst, const struct bounds *src, uint8_t op,
 	apply(dst, &s, op, alu32);
 	if (alu32)
 		bounds_zext32_raw(dst);
-	bounds_sync(dst);
+	bounds_sync_memo(dst, memo);
 }
 
 bool scalar_alu_fork(struct bounds *dst, const struct bounds *src,

@@ -376,9 +376,9 @@ static void refine(struct bounds *a, struct bounds *b, uint8_t op, bool is32)
 }
 
 void scalar_branch_refine(struct bounds *a, struct bounds *b, uint8_t op,
-			  bool is32)
+			  bool is32, struct bounds_memo *memo)
 {
 	refine(a, b, op, is32);
-	bounds_sync(a);
-	bounds_sync(b);
+	bounds_sync_memo(a, memo);
+	bounds_sync_memo(b, memo);
 }

@@ -205,3 +205,13 @@ bool reg_type_is_spillable(uint32_t type)
 		return false;
 	}
 }
+
+struct bounds_memo *env_bounds_memo(struct vet_env *env)
+{
+	if (!env->bounds_memo) {
+		env->bounds_memo = vet_malloc(env, sizeof(*env->bounds_memo));
+		if (env->bounds_memo)
+			env->bounds_memo->valid = 0;
+	}
+	return env->bounds_memo;
+}

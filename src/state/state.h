@@ -514,6 +514,10 @@ struct vet_env {
 	} bt_memo[BT_MEMO_MAX];
 	uint32_t bt_memo_next;
 	uint64_t segment_gen;
+	/* Recent bounds_sync() results (domain/scalar.h), taken at the first
+	 * ALU operation or branch that syncs; NULL before, or when that
+	 * allocation failed (syncs then run in full). */
+	struct bounds_memo *bounds_memo;
 
 	uint64_t opts_off;	/* BPFVET_NO_* switches */
 	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */
@@ -612,6 +616,9 @@ void reg_mark_unknown(const struct vet_env *env, struct reg_state *reg);
 void reg_mark_unknown_imprecise(struct reg_state *reg);
 void reg_set_known(struct reg_state *reg, uint64_t v);
 void reg_mark_known(struct reg_state *reg, uint64_t v);
+/* The env's bounds_sync() memo, taken at first use; NULL without memory
+ * (a memo is only a shortcut). */
+struct bounds_memo *env_bounds_memo(struct vet_env *env);
 void reg_mark_ptr(struct reg_state *reg, uint32_t type);
 void frame_init(const struct vet_env *env, struct func_state *f, int callsite,
 		uint32_t frameno, uint32_t subprogno);

@@ -228,8 +228,8 @@ static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 			unlink_scalar(dst);
 		bounds_sext32(&dst->b, insn->off >> 3);
 	}
-	bounds_zext32(&dst->b);
-	bounds_sync(&dst->b);
+	bounds_zext32_memo(&dst->b, env_bounds_memo(env));
+	bounds_sync_memo(&dst->b, env_bounds_memo(env));
 	return 0;
 }
 
@@ -352,7 +352,7 @@ static int adjust_scalar(struct vet_env *env, const struct bpfvet_insn *insn,
 	if (err)
 		return err;
 	if (!fault_keeps_bounds(env, op))
-		scalar_alu(&dst->b, &src->b, op, alu32, insn->off);
+		scalar_alu(&dst->b, &src->b, op, alu32, insn->off, env_bounds_memo(env));
 	return 0;
 }
 
@@ -591,7 +591,7 @@ static int adjust_ptr(struct vet_env *env, const struct bpfvet_insn *insn,
 	}
 	if (!sane_offset(env, dst, ptr_type))
 		return -EINVAL;
-	bounds_sync(&dst->b);
+	bounds_sync_memo(&dst->b, env_bounds_memo(env));
 	return sanitize_ptr_commit(env, insn, dst, &info);
 }
 

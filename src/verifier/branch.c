@@ -119,7 +119,7 @@ static void sync_linked_regs(struct vstate *st, const struct reg_state *known,
 		reg->subreg_def = subreg_def;
 		/* A 32-bit link holds modulo 2^32, zero-extended. */
 		scalar_alu(&reg->b, &delta, BPF_ADD,
-			   ((reg->id | known->id) & BPF_ADD_CONST32) != 0, 0);
+			   ((reg->id | known->id) & BPF_ADD_CONST32) != 0, 0, NULL);
 	}
 }
 
@@ -407,7 +407,7 @@ static void fault_refine_jgt(const struct vet_env *env, struct reg_state *t1,
 	    !tnum_is_const(t2->b.var_off) || t2->b.var_off.value == UINT64_MAX)
 		return;
 	bounds_const(&k1, t2->b.var_off.value + 1);
-	scalar_branch_refine(&t1->b, &k1, BPF_JGT, false);
+	scalar_branch_refine(&t1->b, &k1, BPF_JGT, false, NULL);
 }
 
 static int refine_scalars(struct vet_env *env, struct reg_state *t1,
@@ -429,9 +429,10 @@ static int refine_scalars(struct vet_env *env, struct reg_state *t1,
 		t1 = f1, t2 = f2, f1 = s1, f2 = s2;
 	}
 	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JEQ)
-		scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32);
+		scalar_branch_refine(&f1->b, &f2->b, jmp_op_negate(op), is32,
+				     env_bounds_memo(env));
 	if (env_has(env, KVER_BRANCH_RANGES) || op != BPF_JNE)
-		scalar_branch_refine(&t1->b, &t2->b, op, is32);
+		scalar_branch_refine(&t1->b, &t2->b, op, is32, env_bounds_memo(env));
 	fault_refine_jgt(env, t1, t2, op, is32);
 	err = reg_bounds_sanity_check(env, t1, "true_reg1");
 	if (!err)

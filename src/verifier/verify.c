@@ -165,6 +165,8 @@ static void env_free(struct vet_env *env)
 	end_pass(env);
 	frame_pool_drain(env);
 	stack_live_free(env);
+	vet_free(env, env->bounds_memo);
+	env->bounds_memo = NULL;
 	vet_free(env, env->postorder);
 	vet_free(env, env->aux);
 	records_free(env);

@@ -42,7 +42,7 @@ static void alu_k(struct bounds *d, uint8_t op, int32_t imm, bool alu32)
 	struct bounds k;
 
 	bounds_const(&k, (uint64_t)(int64_t)imm);
-	scalar_alu(d, &k, op, alu32, 0);
+	scalar_alu(d, &k, op, alu32, 0, NULL);
 }
 
 /* The state on one edge of `if d OP imm` (taken: the condition holds). */
@@ -52,7 +52,7 @@ static struct bounds edge_k(const struct bounds *d, uint8_t op, int32_t imm,
 	struct bounds a = *d, k;
 
 	bounds_const(&k, (uint64_t)(int64_t)imm);
-	scalar_branch_refine(&a, &k, taken ? op : jmp_op_negate(op), is32);
+	scalar_branch_refine(&a, &k, taken ? op : jmp_op_negate(op), is32, NULL);
 	return a;
 }
 
@@ -105,16 +105,16 @@ static void test_alu(struct test_ctx *t)
 	/* r2 = 0x100000003; w1 <<= w2: the amount's 64-bit umax counts */
 	b = load(1, false);
 	bounds_const(&c, 0x100000003ULL);
-	scalar_alu(&b, &c, BPF_LSH, true, 0);
+	scalar_alu(&b, &c, BPF_LSH, true, 0, NULL);
 	CHECK_STR(t, show(&s, &b), "scalar()");
 	b = load(1, false);
 	bounds_const(&c, 3);
-	scalar_alu(&b, &c, BPF_LSH, true, 0);
+	scalar_alu(&b, &c, BPF_LSH, true, 0, NULL);
 	CHECK_STR(t, show(&s, &b),
 		  "scalar(smin=smin32=0,smax=umax=smax32=umax32=2040,var_off=(0x0; 0x7f8))");
 	/* r1 += r1 reads the old value of r1 */
 	bounds_const(&b, 21);
-	scalar_alu(&b, &b, BPF_ADD, false, 0);
+	scalar_alu(&b, &b, BPF_ADD, false, 0, NULL);
 	CHECK_STR(t, show(&s, &b), "42");
 }
 
@@ -215,7 +215,7 @@ static void test_branches(struct test_ctx *t)
 	CHECK_STR(t, show(&s, &e), "1");
 	/* if r4 > r4 (one register): taken edge narrows both ends */
 	b = load(8, false);
-	scalar_branch_refine(&b, &b, BPF_JGT, false);
+	scalar_branch_refine(&b, &b, BPF_JGT, false, NULL);
 	CHECK_STR(t, show(&s, &b), "scalar(umin=1,umax=0xfffffffffffffffe)");
 	/* if r4 & 0x4 on [0, 15] */
 	b = load(8, false);
@@ -243,7 +243,7 @@ static void test_invariants(struct test_ctx *t)
 	/* r3 &= 0xffffffff00000011; if w3 < 2; if w3 < 10 */
 	b = load(8, false);
 	bounds_const(&k, 0xffffffff00000011ULL);
-	scalar_alu(&b, &k, BPF_AND, false, 0);
+	scalar_alu(&b, &k, BPF_AND, false, 0, NULL);
 	CHECK_INT(t, bounds_check(&b, msg, sizeof(msg)), 0);
 	b = edge_k(&b, BPF_JLT, 2, true, false);
 	b = edge_k(&b, BPF_JLT, 10, true, true);
@@ -265,7 +265,7 @@ static void test_fork(struct test_ctx *t)
 	CHECK(t, scalar_alu_fork(&b, &k, BPF_AND, &zero));
 	CHECK_STR(t, show(&s, &zero), "0");
 	CHECK_STR(t, show(&s, &b), "-1");
-	scalar_alu(&b, &k, BPF_AND, false, 0);
+	scalar_alu(&b, &k, BPF_AND, false, 0, NULL);
 	CHECK_STR(t, show(&s, &b), "5");
 	CHECK(t, !scalar_alu_fork(&b, &k, BPF_AND, &zero));
 }
@@ -328,6 +328,70 @@ static void test_sync_fixpoints(struct test_ctx *t)
 	CHECK(t, b.umax == 255 && b.smax == 255 && b.u32_max == 255 && b.s32_min == 0);
 }
 
+/* The memo answers what the sync computes, on hits, misses and slots
+ * taken over by another value. */
+static void test_sync_memo(struct test_ctx *t)
+{
+	static struct bounds_memo memo;
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	struct bounds in[300];
+	int n = (int)(sizeof(in) / sizeof(in[0])), hits = 0;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t lo, hi;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		lo = x >> (x & 63);
+		hi = lo + (x >> 40);
+		bounds_unknown(&in[i]);
+		in[i].umin = lo;
+		in[i].umax = hi < lo ? UINT64_MAX : hi;
+		if (i % 3 == 0)
+			in[i].var_off = tnum_range(0, x & 0xffff);
+		if (i % 5 == 0)
+			in[i].s32_min = -(int32_t)(x & 0xff);
+	}
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < n; i++) {
+			struct bounds a = in[i], b = in[i];
+			int k = (i * 7 + round * 13) % n;
+
+			if (round == 2)
+				a = b = in[k];
+			hits += (memo.valid != 0);
+			bounds_sync(&a);
+			bounds_sync_memo(&b, &memo);
+			CHECK_MSG(t, !memcmp(&a, &b, sizeof(a)), "round %d input %d", round, i);
+		}
+	}
+	CHECK(t, hits > 0);
+	/* A second sync of a value is answered from the memo: a marked
+	 * answer comes back. */
+	{
+		struct bounds a = in[4], b = in[4];
+		int slot = -1;
+
+		bounds_sync_memo(&a, &memo);
+		for (int k = 0; k < BOUNDS_MEMO_SLOTS; k++)
+			if ((memo.valid >> k & 1) && !memcmp(&memo.slot[k].in, &in[4], sizeof(b)))
+				slot = k;
+		CHECK(t, slot >= 0);
+		if (slot >= 0) {
+			memo.slot[slot].out.umax = 12345;
+			bounds_sync_memo(&b, &memo);
+			CHECK_INT(t, b.umax, 12345);
+		}
+	}
+	/* NULL: no memo, the plain sync. */
+	{
+		struct bounds a = in[1], b = in[1];
+
+		bounds_sync(&a);
+		bounds_sync_memo(&b, NULL);
+		CHECK(t, !memcmp(&a, &b, sizeof(a)));
+	}
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -341,5 +405,6 @@ int main(void)
 	RUN(&t, test_fork);
 	RUN(&t, test_print);
 	RUN(&t, test_sync_fixpoints);
+	RUN(&t, test_sync_memo);
 	return test_finish(&t);
 }

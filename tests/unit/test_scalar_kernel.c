@@ -78,6 +78,9 @@ struct replay {
 	/* Counters. */
 	long insns, regs, reg_diffs;
 	long alu[16], alu32, jmp_decided, jmp_open, forks, movsx, loads;
+	/* Syncs go through one memo for the whole file: the recorded kernel
+	 * states check its answers too. */
+	struct bounds_memo *memo;
 };
 
 struct totals {
@@ -250,7 +253,7 @@ static void exec_alu(struct replay *rp, const struct insn *in)
 			push(rp, rp->cur.pc, rp->cur.pc, &other);
 			rp->forks++;
 		}
-		scalar_alu(&d->b, &src, op, alu32, in->off);
+		scalar_alu(&d->b, &src, op, alu32, in->off, rp->memo);
 		break;
 	}
 	check_alu_invariants(rp, d);
@@ -272,12 +275,13 @@ static void exec_ldx(struct replay *rp, const struct insn *in)
 }
 
 static void refine_edge(struct state *st, const struct insn *in,
-			struct bounds *fake, uint8_t op, bool is32)
+			struct bounds *fake, uint8_t op, bool is32,
+			struct bounds_memo *memo)
 {
 	struct bounds *a = &st->r[in->dst].b;
 	struct bounds *b = (in->code & BPF_X) ? &st->r[in->src].b : fake;
 
-	scalar_branch_refine(a, b, op, is32);
+	scalar_branch_refine(a, b, op, is32, memo);
 }
 
 static void check_jmp_invariants(struct replay *rp, const struct insn *in,
@@ -327,8 +331,8 @@ static void exec_jmp(struct replay *rp, const struct insn *in)
 	}
 	taken = rp->cur;
 	/* Fall-through edge first, as the kernel does. */
-	refine_edge(&rp->cur, in, &fake_f, jmp_op_negate(op), is32);
-	refine_edge(&taken, in, &fake_t, op, is32);
+	refine_edge(&rp->cur, in, &fake_f, jmp_op_negate(op), is32, rp->memo);
+	refine_edge(&taken, in, &fake_t, op, is32, rp->memo);
 	check_jmp_invariants(rp, in, &taken, &fake_t, &fake_f);
 	taken.pc = pc + 1 + in->off;
 	push(rp, pc, taken.pc, &taken);
@@ -504,12 +508,14 @@ static void rec_end(struct replay *rp)
 		differ(rp, "kernel done, we still have %d pending", rp->depth);
 }
 
-static void replay_init(struct replay *rp, const struct prog *p)
+static void replay_init(struct replay *rp, const struct prog *p,
+			struct bounds_memo *memo)
 {
 	int i;
 
 	memset(rp, 0, sizeof(*rp));
 	rp->p = p;
+	rp->memo = memo;
 	for (i = 0; i < 11; i++)
 		rp->cur.r[i].kind = K_NONE;
 	rp->cur.r[1].kind = K_CTX;
@@ -549,6 +555,7 @@ static bool replay_file(const char *path, struct totals *tot)
 {
 	static struct prog prog;
 	static struct replay rp;
+	static struct bounds_memo memo;
 	char *line = malloc(LINE_MAX_LEN);
 	gzFile in = gzopen(path, "rb");
 	long num = -1;
@@ -573,7 +580,7 @@ static bool replay_file(const char *path, struct totals *tot)
 		case 'c':
 			open_prog = parse_code(line + 2, &prog);
 			if (open_prog)
-				replay_init(&rp, &prog);
+				replay_init(&rp, &prog, &memo);
 			break;
 		case 'i':
 			if (open_prog && !rp.diff[0])

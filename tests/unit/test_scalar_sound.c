@@ -253,9 +253,9 @@ static void check_alu(struct run *r, const struct bounds *a, const uint64_t *ma,
 				report(r, "fork", a, b, ma[x], 0, &res, ma[x]);
 		}
 		zero_in = zero;
-		scalar_alu(&zero, b, op, alu32, off);
+		scalar_alu(&zero, b, op, alu32, off, NULL);
 	}
-	scalar_alu(&res, b, op, alu32, off);
+	scalar_alu(&res, b, op, alu32, off, NULL);
 	for (x = 0; x < na; x++) {
 		/* After a fork each member went down one of the paths. */
 		const struct bounds *out =
@@ -274,7 +274,7 @@ static void check_branch(struct run *r, const struct bounds *a,
 	struct bounds ra = *a, rb = *b;
 	int taken = scalar_branch_taken(a, b, op, is32), x, y;
 
-	scalar_branch_refine(&ra, &rb, op, is32);
+	scalar_branch_refine(&ra, &rb, op, is32, NULL);
 	for (x = 0; x < na; x++) {
 		for (y = 0; y < nb; y++) {
 			bool holds = model_cond(ma[x], mb[y], op, is32);
@@ -298,7 +298,7 @@ static void check_branch_self(struct run *r, const struct bounds *a,
 	struct bounds ra = *a;
 	int taken = scalar_branch_taken(a, a, op, is32), x;
 
-	scalar_branch_refine(&ra, &ra, op, is32);
+	scalar_branch_refine(&ra, &ra, op, is32, NULL);
 	for (x = 0; x < na; x++) {
 		bool holds = model_cond(ma[x], ma[x], op, is32);
 
@@ -518,7 +518,7 @@ static int random_value(struct model_rng *g, struct bounds *b, uint64_t *m)
 		op = jmp_ops[model_rand(g) % 12];
 		bounds_const(&c, set[model_rand(g) % n] +
 				 (uint64_t)(model_rand(g) % 3) - 1);
-		scalar_branch_refine(b, &c, op, model_rand(g) % 4 == 0);
+		scalar_branch_refine(b, &c, op, model_rand(g) % 4 == 0, NULL);
 	}
 	for (i = 0; i < n; i++)
 		if (model_has(b, set[i]))
