@@ -224,6 +224,11 @@ static int walk_members(struct vet_env *env, const struct btf *btf, const struct
 {
 	const struct btf_type *t = *tp;
 	uint32_t uoff = (uint32_t)*off, usize = (uint32_t)size;
+	/* The members of a kernel struct do not overlap: a member (not a
+	 * bitfield) followed by one that starts at or before the offset ends
+	 * before it, and is passed without resolving its type (tcp_sock has
+	 * some 200 members, and each resolution reads cold BTF). */
+	bool ordered = btf == env->targ_btf && btf_is_struct(t);
 
 	for (uint32_t i = 0; i < btf_vlen(t); i++) {
 		uint32_t bit = btf_member_bit_offset(t, i), moff = bit / 8;
@@ -243,6 +248,8 @@ static int walk_members(struct vet_env *env, const struct btf *btf, const struct
 		}
 		if (uoff < moff)
 			break;	/* a hole */
+		if (ordered && i + 1 < btf_vlen(t) && btf_member_bit_offset(t, i + 1) / 8 <= uoff)
+			continue;
 		r = walk_member(env, btf, tp, i, off, size, w, res);
 		if (r != STEP_NEXT)
 			return r;
