@@ -514,6 +514,14 @@ struct vet_env {
 	} bt_memo[BT_MEMO_MAX];
 	uint32_t bt_memo_next;
 	uint64_t segment_gen;
+	/* The tcp_sock fields a tcp_congestion_ops program may write, as
+	 * found in the target BTF at first use (struct_ops_rules.c); state
+	 * 0: not looked up yet, 1: found, 2: missing. */
+#define TCP_CA_FIELDS_MAX 16
+	struct tcp_ca_field {
+		uint32_t start, end;
+		uint8_t state;
+	} tcp_ca_fields[TCP_CA_FIELDS_MAX];
 	/* Recent bounds_sync() results (domain/scalar.h), taken at the first
 	 * ALU operation or branch that syncs; NULL before, or when that
 	 * allocation failed (syncs then run in full). */

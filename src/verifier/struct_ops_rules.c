@@ -274,7 +274,7 @@ static bool find_member(const struct btf *btf, uint32_t id, const char *name, si
 
 		if (btf_member_bitfield_size(t, i))
 			continue;
-		if (mname && mname[0] && strlen(mname) == len && !strncmp(mname, name, len)) {
+		if (mname && mname[0] && !strncmp(mname, name, len) && !mname[len]) {
 			*off = btf_member_bit_offset(t, i) / 8;
 			*type = m[i].type;
 			return true;
@@ -335,6 +335,23 @@ static const struct {
 	{ "tcp_sock", "app_limited", false, KVER_TCP_CA_WRITE_CWND_STAMP },
 };
 
+_Static_assert(sizeof(tcp_ca_writable) / sizeof(tcp_ca_writable[0]) <= TCP_CA_FIELDS_MAX,
+	       "room in the env for each writable field");
+
+/* Field i's byte range, found in the target BTF at its first use in this
+ * verification: each search reads hundreds of member names. */
+static bool tcp_ca_field(struct vet_env *env, size_t i, uint32_t *start, uint32_t *end)
+{
+	struct tcp_ca_field *c = &env->tcp_ca_fields[i];
+
+	if (!c->state)
+		c->state = member_range(env, tcp_ca_writable[i].sname, tcp_ca_writable[i].path,
+					&c->start, &c->end) ? 1 : 2;
+	*start = c->start;
+	*end = c->end;
+	return c->state == 1;
+}
+
 static int tcp_ca_write(struct vet_env *env, const struct reg_state *reg, int off, int size)
 {
 	const struct btf *btf = env->targ_btf;
@@ -348,8 +365,7 @@ static int tcp_ca_write(struct vet_env *env, const struct reg_state *reg, int of
 	for (size_t i = 0; i < sizeof(tcp_ca_writable) / sizeof(tcp_ca_writable[0]); i++) {
 		if (tcp_ca_writable[i].since != KVER__COUNT && !env_has(env, tcp_ca_writable[i].since))
 			continue;
-		if (!member_range(env, tcp_ca_writable[i].sname, tcp_ca_writable[i].path, &start,
-				  &end))
+		if (!tcp_ca_field(env, i, &start, &end))
 			return unsupported(env, "tcp_sock field missing from the target BTF");
 		if (tcp_ca_writable[i].range ? (uint32_t)off < start || (uint32_t)off >= end :
 		    (uint32_t)off != start)
