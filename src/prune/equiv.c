@@ -201,15 +201,14 @@ static bool slot_is_blank(const struct vet_env *env, const struct stack_slot *s)
 {
 	uint64_t types;
 
+	_Static_assert(STACK_INVALID == 0 && STACK_MISC == 2, "byte tests below");
 	memcpy(&types, s->slot_type, sizeof(types));
 	if (!types)
 		return true;
 	if (!env->allow_uninit_stack)
 		return false;
-	for (int b = 0; b < BPF_REG_SIZE; b++)
-		if (s->slot_type[b] != STACK_INVALID && s->slot_type[b] != STACK_MISC)
-			return false;
-	return true;
+	/* Every byte 0 (invalid) or 2 (misc): no other bit set. */
+	return !(types & ~(0x0101010101010101ull * STACK_MISC));
 }
 
 /*
@@ -223,6 +222,7 @@ static bool slot_same_plain(const struct func_state *old, const struct func_stat
 			    int spi)
 {
 	const struct stack_slot *s, *c;
+	uint64_t types;
 
 	if ((spi + 1) * BPF_REG_SIZE > cur->allocated_stack)
 		return false;
@@ -231,11 +231,11 @@ static bool slot_same_plain(const struct func_state *old, const struct func_stat
 	if (s->spilled_ptr.id || s->spilled_ptr.ref_obj_id ||
 	    (s != c && memcmp(s, c, sizeof(*s))))
 		return false;
-	for (int b = 0; b < BPF_REG_SIZE; b++)
-		if (s->slot_type[b] != STACK_INVALID && s->slot_type[b] != STACK_MISC &&
-		    s->slot_type[b] != STACK_ZERO && s->slot_type[b] != STACK_SPILL)
-			return false;
-	return true;
+	/* Invalid, spill, misc or zero: every byte below 4. */
+	_Static_assert(STACK_INVALID == 0 && STACK_SPILL == 1 && STACK_MISC == 2 &&
+		       STACK_ZERO == 3, "byte test below");
+	memcpy(&types, s->slot_type, sizeof(types));
+	return !(types & 0xfcfcfcfcfcfcfcfcull);
 }
 
 static bool stacksafe(const struct vet_env *env, const struct func_state *old,

@@ -511,24 +511,32 @@ static bool memo_usable(const struct vet_env *env, const struct vstate *start, c
 static bool memo_covers(const struct vet_env *env, uint32_t idx, uint32_t hist_end,
 			const struct backtrack *bt)
 {
-	struct backtrack done = { .frame = bt->frame };
-	bool any = false, subset = true;
+	uint32_t regs[MAX_CALL_FRAMES];
+	uint64_t slots[MAX_CALL_FRAMES];
+	bool any = false;
 
+	/* Asked at every instruction a walk passes: the cheap test first,
+	 * and the union built only where a walk started. */
 	for (int k = 0; k < BT_MEMO_MAX; k++) {
 		const struct bt_memo *m = &env->bt_memo[k];
 
-		if (m->gen != env->segment_gen || m->idx != idx || m->hist_end != hist_end ||
+		if (m->idx != idx || m->gen != env->segment_gen || m->hist_end != hist_end ||
 		    m->frame != bt->frame)
 			continue;
-		any = true;
+		if (!any) {
+			memset(regs, 0, sizeof(regs));
+			memset(slots, 0, sizeof(slots));
+			any = true;
+		}
 		for (uint32_t fr = 0; fr <= bt->frame; fr++) {
-			done.regs[fr] |= m->regs[fr];
-			done.slots[fr] |= m->slots[fr];
+			regs[fr] |= m->regs[fr];
+			slots[fr] |= m->slots[fr];
 		}
 	}
-	for (uint32_t fr = 0; any && subset && fr <= bt->frame; fr++)
-		subset = !(bt->regs[fr] & ~done.regs[fr]) && !(bt->slots[fr] & ~done.slots[fr]);
-	return any && subset;
+	for (uint32_t fr = 0; any && fr <= bt->frame; fr++)
+		if ((bt->regs[fr] & ~regs[fr]) || (bt->slots[fr] & ~slots[fr]))
+			return false;
+	return any;
 }
 
 static void memo_record(struct vet_env *env, const struct vstate *start, const struct backtrack *bt)
