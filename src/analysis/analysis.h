@@ -87,6 +87,10 @@ struct kfunc_desc {
 /* 0, or -ENOENT when the call is not a kfunc bpfvet can type. */
 int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
 		   struct kfunc_desc *out);
+/* Room for the answers of kfunc_describe(), one per extern of a program
+ * with kfunc calls, once the target BTF is known (btf_ctx_init): the
+ * walk and precision tracking ask again at every call they pass. */
+int kfunc_memo_init(struct vet_env *env);
 /* What the kernel checks of a kfunc call when it first sees it, before
  * the walk. */
 int kfunc_check_add(struct vet_env *env, const struct bpfvet_insn *insn);

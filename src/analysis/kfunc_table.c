@@ -97,16 +97,61 @@ static int describe_btf(const struct vet_env *env, const char *name, struct kfun
 	return 0;
 }
 
+/* An extern's answer, kept for the verification (env->kfunc_memo). */
+struct kfunc_memo {
+	bool known;
+	int err;
+	struct kfunc_desc desc;
+};
+
+static int describe_extern(const struct vet_env *env, const struct bpfvet_insn *insn,
+			   struct kfunc_desc *out);
+
 int kfunc_describe(const struct vet_env *env, const struct bpfvet_insn *insn,
 		   struct kfunc_desc *out)
 {
 	const struct bpfvet_program *prog = env->prog;
-	char name[128];
+	struct kfunc_memo *m;
 
 	/* off != 0 names a module's BTF: none of ours live there. */
 	if (insn->src_reg != BPF_PSEUDO_KFUNC_CALL || insn->off || !prog || insn->imm < 0 ||
 	    (size_t)insn->imm >= prog->extern_cnt || !prog->externs[insn->imm].name)
 		return -ENOENT;
+	if (!env->kfunc_memo)
+		return describe_extern(env, insn, out);
+	/* The memo is the env's, not part of its state: filling it changes
+	 * no answer. */
+	m = &env->kfunc_memo[insn->imm];
+	if (!m->known) {
+		m->err = describe_extern(env, insn, &m->desc);
+		m->known = true;
+	}
+	if (!m->err)
+		*out = m->desc;
+	return m->err;
+}
+
+int kfunc_memo_init(struct vet_env *env)
+{
+	const struct bpfvet_program *prog = env->prog;
+	bool any = false;
+
+	for (uint32_t i = 0; i < env->insn_cnt && !any; i++)
+		any = env->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		      env->insns[i].src_reg == BPF_PSEUDO_KFUNC_CALL;
+	if (!any || !prog || !prog->extern_cnt)
+		return 0;
+	env->kfunc_memo = vet_calloc(env, prog->extern_cnt, sizeof(*env->kfunc_memo));
+	return env->kfunc_memo ? 0 : -ENOMEM;
+}
+
+/* kfunc_describe() of a call whose extern is known to exist. */
+static int describe_extern(const struct vet_env *env, const struct bpfvet_insn *insn,
+			   struct kfunc_desc *out)
+{
+	const struct bpfvet_program *prog = env->prog;
+	char name[128];
+
 	/* libbpf resolves the kfunc without the extern's ___flavour. */
 	snprintf(name, sizeof(name), "%.*s", (int)core_essential_len(prog->externs[insn->imm].name),
 		 prog->externs[insn->imm].name);

@@ -522,6 +522,9 @@ struct vet_env {
 		uint32_t start, end;
 		uint8_t state;
 	} tcp_ca_fields[TCP_CA_FIELDS_MAX];
+	/* kfunc_describe()'s answer per extern of the program, filled at
+	 * first use (analysis/kfunc_table.c); NULL without kfunc calls. */
+	struct kfunc_memo *kfunc_memo;
 	/* Recent bounds_sync() results (domain/scalar.h), taken at the first
 	 * ALU operation or branch that syncs; NULL before, or when that
 	 * allocation failed (syncs then run in full). */

@@ -167,6 +167,8 @@ static void env_free(struct vet_env *env)
 	stack_live_free(env);
 	vet_free(env, env->bounds_memo);
 	env->bounds_memo = NULL;
+	vet_free(env, env->kfunc_memo);
+	env->kfunc_memo = NULL;
 	vet_free(env, env->postorder);
 	vet_free(env, env->aux);
 	records_free(env);
@@ -588,6 +590,8 @@ static int verify_with(const struct bpfvet_program *prog, const struct bpfvet_ve
 		err = unsupported(env, "CO-RE relocation without target BTF");
 	if (!err)
 		err = btf_ctx_init(env);
+	if (!err)
+		err = kfunc_memo_init(env);
 	if (!err)
 		err = run_static_checks(env);
 	if (!err)
