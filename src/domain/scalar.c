@@ -308,12 +308,7 @@ static bool bounds_all_const(const struct bounds *b)
 
 void bounds_sync(struct bounds *b)
 {
-	/* A constant and an unknown value are fixpoints of every step (tests/
-	 * unit/test_scalar_cases.c checks it), and most values the ALU
-	 * writes are one or the other: skip the dozens of steps. */
-	if (bounds_all_const(b) || bounds_is_unknown(b))
-		return;
-	bounds_sync_steps(b);
+	bounds_sync_memo(b, NULL);
 }
 
 static unsigned int memo_slot(const struct bounds *b)
@@ -331,8 +326,13 @@ void bounds_sync_memo(struct bounds *b, struct bounds_memo *m)
 {
 	unsigned int k;
 
-	if (!m || bounds_all_const(b) || bounds_is_unknown(b)) {
-		bounds_sync(b);
+	/* A constant and an unknown value are fixpoints of every step (tests/
+	 * unit/test_scalar_cases.c checks it), and most values the ALU
+	 * writes are one or the other: skip the dozens of steps. */
+	if (bounds_all_const(b) || bounds_is_unknown(b))
+		return;
+	if (!m) {
+		bounds_sync_steps(b);
 		return;
 	}
 	_Static_assert(BOUNDS_MEMO_SLOTS == 64, "one valid bit per slot, six hash bits");

@@ -203,6 +203,8 @@ static int mov64_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 		     struct reg_state *dst, struct reg_state *src)
 {
+	struct bounds_memo *memo;
+
 	if (reg_is_pointer(env, src)) {
 		verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
 		return -EACCES;
@@ -228,8 +230,9 @@ static int mov32_reg(struct vet_env *env, const struct bpfvet_insn *insn,
 			unlink_scalar(dst);
 		bounds_sext32(&dst->b, insn->off >> 3);
 	}
-	bounds_zext32_memo(&dst->b, env_bounds_memo(env));
-	bounds_sync_memo(&dst->b, env_bounds_memo(env));
+	memo = env_bounds_memo(env);
+	bounds_zext32_memo(&dst->b, memo);
+	bounds_sync_memo(&dst->b, memo);
 	return 0;
 }
 
