@@ -100,6 +100,22 @@ bool bounds_within(const struct bounds *old, const struct bounds *cur)
 	       tnum_in(old->var_off, cur->var_off);
 }
 
+void bounds_hull(struct bounds *into, const struct bounds *in)
+{
+	into->umin = in->umin < into->umin ? in->umin : into->umin;
+	into->umax = in->umax > into->umax ? in->umax : into->umax;
+	into->smin = in->smin < into->smin ? in->smin : into->smin;
+	into->smax = in->smax > into->smax ? in->smax : into->smax;
+	into->u32_min = in->u32_min < into->u32_min ? in->u32_min : into->u32_min;
+	into->u32_max = in->u32_max > into->u32_max ? in->u32_max : into->u32_max;
+	into->s32_min = in->s32_min < into->s32_min ? in->s32_min : into->s32_min;
+	into->s32_max = in->s32_max > into->s32_max ? in->s32_max : into->s32_max;
+	into->var_off = tnum_union(into->var_off, in->var_off);
+	/* Every value of both inputs meets each constraint above, so the
+	 * sync, which only drops values outside them, keeps them all. */
+	bounds_sync(into);
+}
+
 /* ---- Ranges from var_off -------------------------------------------- */
 
 void bounds_tighten32_from_tnum(struct bounds *b)

@@ -43,6 +43,10 @@ bool bounds_equal(const struct bounds *a, const struct bounds *b);
 /* Is every value of `cur` a value of `old`? (range and tnum inclusion) */
 bool bounds_within(const struct bounds *old, const struct bounds *cur);
 
+/* Widens `into` to hold every value of `in` as well: the hull of each
+ * range, the union of the tnums, then a sync. */
+void bounds_hull(struct bounds *into, const struct bounds *in);
+
 /* Re-derive every view from the others (the kernel's reg_bounds_sync). */
 void bounds_sync(struct bounds *b);
 /*
