@@ -404,6 +404,21 @@ enum bpfvet_verdict {
 #define BPFVET_PRUNE_MAX	(BPFVET_USEFUL_CHECKPOINTS | BPFVET_EVICT_UNREACHABLE | \
 				 BPFVET_JOIN_CHECKPOINTS)
 
+/*
+ * Ingredients of --explore=join (opts.explore), switched off one by one
+ * in opts.disable. docs/pruning.md says why each is sound.
+ */
+#define BPFVET_NO_JOIN_POINTS	(1ull << 11)	/* no merging where paths meet */
+#define BPFVET_NO_LOOP_WIDEN	(1ull << 12)	/* loops walked trip by trip */
+#define BPFVET_NO_THRESHOLDS	(1ull << 13)	/* widen straight to the extremes */
+#define BPFVET_NO_FALLBACK	(1ull << 14)	/* no exact walk after a rejection */
+
+/* How the walk explores paths. */
+enum bpfvet_explore {
+	BPFVET_EXPLORE_KERNEL = 0,	/* path by path, as the kernel */
+	BPFVET_EXPLORE_JOIN,		/* states merged where paths meet */
+};
+
 typedef void (*bpfvet_log_fn)(void *ctx, const char *text, size_t len);
 
 struct bpfvet_verify_opts {
@@ -424,8 +439,10 @@ struct bpfvet_verify_opts {
 	 * checker of it catches that (bpfvet_fault_name() lists them; the
 	 * CLI reads BPFVET_FAULT). NULL: none. An unknown name: -EINVAL. */
 	const char *fault;
+	/* BPFVET_EXPLORE_KERNEL (0) or BPFVET_EXPLORE_JOIN. */
+	enum bpfvet_explore explore;
 };
-#define bpfvet_verify_opts__last_field fault
+#define bpfvet_verify_opts__last_field explore
 
 /* The injectable faults, idx from 0 until NULL: name and what it breaks. */
 const char *bpfvet_fault_name(size_t idx);
@@ -451,8 +468,23 @@ struct bpfvet_result {
 	/* Instructions processed at least once: the fewest processed
 	 * instructions any pruning could reach on this program. */
 	uint64_t insns_distinct;
+	/* --explore=join. The verdict above is the final one; these say how
+	 * the joined walk alone fared, and whether the exact walk ran after
+	 * it (fallback). insns_processed then sums both walks. */
+	enum bpfvet_explore explore;
+	enum bpfvet_verdict join_verdict;
+	uint64_t join_insns;
+	uint64_t exact_insns;		/* 0 when the exact walk did not run */
+	bool fallback;
+	uint64_t join_sites;		/* sites where paths were merged */
+	uint64_t join_arrivals;		/* paths merged into them */
+	uint64_t join_resumes;		/* summaries walked on */
+	/* The joined walk that failed first, with loops merged (before a
+	 * second joined walk, trip by trip), or 0 and empty. */
+	uint64_t join_widened_insns;
+	char join_error[256];		/* the joined walk's rejection */
 };
-#define bpfvet_result__last_field insns_distinct
+#define bpfvet_result__last_field join_error
 
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a

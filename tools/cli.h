@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bpfvet.h"
+
 struct technique {
 	const char *flag;	/* command-line switch */
 	const char *name;	/* column name in the ablation report */
@@ -23,6 +25,7 @@ struct technique {
 struct prune_switches {
 	uint64_t disable;
 	uint64_t enable;
+	enum bpfvet_explore explore;
 };
 
 /* Terminated by an entry with a NULL flag. */

@@ -14,7 +14,9 @@
 
 enum field {
 	F_FILE, F_PROG, F_SECTION, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
-	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR, F_MAX,
+	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR,
+	F_EXPLORE, F_JOIN_VERDICT, F_JOIN_INSNS, F_EXACT_INSNS, F_JOIN_SITES, F_JOIN_ARRIVALS,
+	F_FALLBACK, F_MAX,
 };
 
 /* csv name (veristat's), accepted aliases, table header. */
@@ -37,6 +39,13 @@ static const struct {
 	[F_MEM_PEAK] = { "mem_peak", "mem", "Peak mem (KiB)" },
 	[F_DISTINCT] = { "distinct_insns", "distinct", "Distinct insns" },
 	[F_ERROR] = { "error", "error", "Error" },
+	[F_EXPLORE] = { "explore", "explore", "Explore" },
+	[F_JOIN_VERDICT] = { "join_verdict", "join_verdict", "Join verdict" },
+	[F_JOIN_INSNS] = { "join_insns", "join_insns", "Join insns" },
+	[F_EXACT_INSNS] = { "exact_insns", "exact_insns", "Exact insns" },
+	[F_JOIN_SITES] = { "join_sites", "join_sites", "Join sites" },
+	[F_JOIN_ARRIVALS] = { "join_arrivals", "join_arrivals", "Joined paths" },
+	[F_FALLBACK] = { "fallback", "fallback", "Fallback" },
 };
 
 struct row {
@@ -260,6 +269,7 @@ static int verify_prog(const struct verify_args *a, const char *path,
 		.disable = a->prune.disable,
 		.enable = a->prune.enable,
 		.fault = a->fault,
+		.explore = a->prune.explore,
 	};
 	struct row *row = rows_add(rows, sizeof(*row));
 	int err;
@@ -339,7 +349,7 @@ static const char *verdict_str(const struct bpfvet_result *r)
 
 static bool is_numeric(enum field f)
 {
-	return f >= F_DURATION && f <= F_DISTINCT;
+	return (f >= F_DURATION && f <= F_DISTINCT) || (f >= F_JOIN_INSNS && f <= F_JOIN_ARRIVALS);
 }
 
 static void cell(const struct row *r, enum field f, char *buf, size_t sz)
@@ -367,6 +377,17 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_MEM_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)(s->mem_peak + 1023) / 1024); break;
 	case F_DISTINCT: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_distinct); break;
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
+	case F_EXPLORE: snprintf(buf, sz, "%s", s->explore == BPFVET_EXPLORE_JOIN ? "join" : "kernel"); break;
+	case F_JOIN_VERDICT:
+		snprintf(buf, sz, "%s", s->explore != BPFVET_EXPLORE_JOIN ? "" :
+			 s->join_verdict == BPFVET_ACCEPTED ? "success" :
+			 s->join_verdict == BPFVET_REJECTED ? "failure" : "unsupported");
+		break;
+	case F_JOIN_INSNS: snprintf(buf, sz, "%llu", (unsigned long long)s->join_insns); break;
+	case F_EXACT_INSNS: snprintf(buf, sz, "%llu", (unsigned long long)s->exact_insns); break;
+	case F_JOIN_SITES: snprintf(buf, sz, "%llu", (unsigned long long)s->join_sites); break;
+	case F_JOIN_ARRIVALS: snprintf(buf, sz, "%llu", (unsigned long long)s->join_arrivals); break;
+	case F_FALLBACK: snprintf(buf, sz, "%s", s->fallback ? "yes" : "no"); break;
 	default: buf[0] = 0;
 	}
 }

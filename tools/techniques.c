@@ -18,6 +18,8 @@ const struct technique techniques[] = {
 	{ "--join-checkpoints", "join-checkpoints", BPFVET_JOIN_CHECKPOINTS, 1 },
 	{ "--eager-checkpoints", "eager-checkpoints", BPFVET_EAGER_CHECKPOINTS, 1 },
 	{ "--prune=max", "prune-max", BPFVET_PRUNE_MAX, 1 },
+	{ "--no-join-points", "join-no-join-points", BPFVET_NO_JOIN_POINTS, 0 },
+	{ "--no-fallback", "join-no-fallback", BPFVET_NO_FALLBACK, 0 },
 	{ NULL, NULL, 0, 0 },
 };
 
@@ -25,6 +27,10 @@ int parse_technique_flag(const char *arg, struct prune_switches *sw)
 {
 	if (!strcmp(arg, "--checkpoint=kernel")) {
 		sw->enable &= ~BPFVET_CHECKPOINT_EVERY;
+		return 0;
+	}
+	if (!strcmp(arg, "--explore=join") || !strcmp(arg, "--explore=kernel")) {
+		sw->explore = arg[10] == 'j' ? BPFVET_EXPLORE_JOIN : BPFVET_EXPLORE_KERNEL;
 		return 0;
 	}
 	if (!strcmp(arg, "--prune=kernel")) {

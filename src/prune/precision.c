@@ -659,6 +659,10 @@ int mark_chain_precision(struct vet_env *env, int regno)
 		return 0;
 	if (cur_regs(env)[regno].type != SCALAR_VALUE)
 		return -EFAULT;
+	/* A joined walk compares nothing by precision; only the kernel's
+	 * checkpoints behind a crowded site need the marks. */
+	if (env->join && !env->cur->parent)
+		return 0;
 	bt_set_reg(&bt, (uint32_t)regno);
 	env->cur->insn_idx = env->insn_idx;
 	return mark_chain(env, env->cur, &bt, NULL);
@@ -671,6 +675,8 @@ int mark_slot_precision(struct vet_env *env, uint32_t frameno, int spi)
 
 	if (spi < 0 || !env->bpf_capable || env->fault == FAULT_PRECISE_NONE ||
 	    (env->opts_off & (BPFVET_NO_PRECISION | BPFVET_NO_PRUNE)))
+		return 0;
+	if (env->join && !env->cur->parent)
 		return 0;
 	bt_set_frame_slot(&bt, frameno, (uint32_t)spi);
 	env->cur->insn_idx = env->insn_idx;

@@ -79,7 +79,7 @@ int update_branch_counts(struct vet_env *env, struct vstate *st)
 
 		if (--st->branches)
 			break;
-		err = maybe_exit_scc(env, st);
+		err = env->join ? 0 : maybe_exit_scc(env, st);
 		if (err)
 			return err;
 		parent = st->parent;

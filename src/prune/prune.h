@@ -19,6 +19,25 @@ bool states_equal(struct vet_env *env, const struct vstate *old,
 		  const struct vstate *cur, enum exact_level exact);
 bool states_maybe_looping(const struct vstate *old, const struct vstate *cur);
 
+/* join.c */
+struct join_thresholds;
+/* How a join treats growing bounds: NULL, the hull; otherwise widening
+ * to the next of thresholds t (NULL t: to the extremes). */
+struct join_widening {
+	const struct join_thresholds *t;
+};
+bool join_shapes_equal(const struct vstate *a, const struct vstate *b);
+int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
+		const struct join_widening *wd, bool *changed);
+
+/* sites.c */
+int join_init(struct vet_env *env);
+void join_free(struct vet_env *env);
+bool join_enabled(const struct vet_env *env);
+int join_visit(struct vet_env *env, uint32_t idx);
+int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
+int join_finish(struct vet_env *env);
+
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);
 int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,

@@ -379,6 +379,14 @@ struct verifier_stats {
 	uint64_t explored_states_size;
 	uint64_t free_list_size;
 	uint64_t num_backedges;
+	/* --explore=join (prune/sites.c) */
+	uint64_t join_sites;
+	uint64_t join_disjuncts;
+	uint64_t join_arrivals;
+	uint64_t join_resumes;
+	uint64_t join_widenings;
+	uint64_t join_exact_heads;
+	uint64_t join_loop_joins;	/* trips merged into a loop head */
 };
 
 /* The function a BTF-based program attaches to, in the target BTF
@@ -534,6 +542,10 @@ struct vet_env {
 	uint64_t opts_on;	/* beyond-kernel pruning (BPFVET_PRUNE_MAX bits) */
 	enum vet_fault fault;	/* FAULT_NONE but in tests of a checker */
 	struct reach *reach;	/* reach.c, with opts_on only */
+	/* --explore=join: asked for, and the sites of the current pass
+	 * (prune/sites.c), NULL otherwise. */
+	bool join_mode;
+	struct join_walk *join;
 	int err;		/* first fatal error (negative errno) */
 	bool unsupported;	/* stopped at a feature bpfvet lacks */
 	/* The kernel would refuse the load before its verifier runs, with

@@ -641,6 +641,8 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	if (err)
 		return err;
 	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);
+	if (err == -ENOENT && env->join)
+		err = join_resume(env, prev_insn_idx);
 	stack_live_reset_chain(env);
 	if (err == -ENOENT) {
 		*done = true;
@@ -659,6 +661,7 @@ int do_check(struct vet_env *env)
 	while (!done) {
 		const struct bpfvet_insn *insn;
 		bool path_done = false;
+		int joined;
 
 		env->prev_insn_idx = prev_insn_idx;
 		if (env->insn_idx >= env->insn_cnt) {
@@ -676,7 +679,20 @@ int do_check(struct vet_env *env)
 		env->cur->last_insn_idx = env->prev_insn_idx;
 		env->cur->insn_idx = env->insn_idx;
 		env->cur_hist_idx = -1;
-		if (env->aux[env->insn_idx].prune_point) {
+		joined = env->join ? join_visit(env, env->insn_idx) : 0;
+		if (joined < 0)
+			return joined;
+		if (joined == 1) {
+			if (log_enabled(&env->log))
+				verbose(env, "%u: joined\n", env->insn_idx);
+			err = finish_path(env, &prev_insn_idx, &done);
+			if (err)
+				return err;
+			print_from = true;
+			continue;
+		}
+		if (env->aux[env->insn_idx].prune_point &&
+		    (!env->join || joined == 2)) {
 			err = is_state_visited(env, env->insn_idx);
 			if (err < 0)
 				return err;
@@ -775,5 +791,5 @@ int do_check(struct vet_env *env)
 			return err;
 		env->insn_idx++;
 	}
-	return 0;
+	return join_finish(env);
 }

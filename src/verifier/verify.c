@@ -117,6 +117,7 @@ static int env_init(struct vet_env *env, const struct bpfvet_program *prog,
 	env->opts_off = OPTS_GET(opts, disable, 0ull);
 	/* Older callers passed the checkpoint switch with the others. */
 	env->opts_on = OPTS_GET(opts, enable, 0ull) | (env->opts_off & BPFVET_CHECKPOINT_EVERY);
+	env->join_mode = OPTS_GET(opts, explore, BPFVET_EXPLORE_KERNEL) == BPFVET_EXPLORE_JOIN;
 	env->nr_cpu_ids = 2;
 	env->cur_hist_idx = -1;
 	env->prev_linfo = -1;
@@ -222,6 +223,7 @@ static int init_entry_state(struct vet_env *env, uint32_t subprog)
 static void end_pass(struct vet_env *env)
 {
 	free_pending_paths(env);
+	join_free(env);
 	free_explored_states(env);
 	reach_free(env);
 	if (env->cur) {
@@ -241,6 +243,8 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 	err = init_explored_states(env);
 	if (!err)
 		err = reach_init(env);
+	if (!err)
+		err = join_init(env);
 	if (!err)
 		err = init_entry_state(env, subprog);
 	trace_pass_begin(env);
@@ -337,6 +341,24 @@ static int check_all_globals_first(struct vet_env *env)
 	for (uint32_t i = 1; i < env->subprog_cnt; i++)
 		env->subprogs[i].called = env->subprogs[i].is_global;
 	return check_global_subprogs(env);
+}
+
+/*
+ * Where joining does not apply, the walk is the kernel's: a guided walk
+ * follows one path; kept checkpoints are the self-check's record of the
+ * exact walk; speculative paths (unprivileged loads) and their masking
+ * are decided per path; and without pruning nothing is compared. The
+ * beyond-kernel checkpoint placements assume the depth-first order.
+ */
+static void join_mode_check(struct vet_env *env)
+{
+	if (!env->join_mode)
+		return;
+	if (env->guide || env->keep_states || !env->bpf_capable || !env->bypass_spec_v1 ||
+	    (env->opts_off & BPFVET_NO_PRUNE))
+		env->join_mode = false;
+	else
+		env->opts_on = 0;
 }
 
 static int run_walk(struct vet_env *env)
@@ -443,12 +465,103 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 	res->subprog_cnt = env->subprog_cnt;
 	for (uint32_t i = 0; i < env->subprog_cnt && i < 256; i++)
 		res->stack_depth[i] = env->subprogs[i].stack_depth;
+	if (sz < offsetof(struct bpfvet_result, join_error) + sizeof(res->join_error) ||
+	    !env->join_mode)
+		return;
+	res->explore = BPFVET_EXPLORE_JOIN;
+	res->join_verdict = res->verdict;
+	res->join_insns = res->insns_processed;
+	res->join_sites = env->stats.join_sites;
+	res->join_arrivals = env->stats.join_arrivals;
+	res->join_resumes = env->stats.join_resumes;
+	snprintf(res->join_error, sizeof(res->join_error), "%s", res->error);
+	/* Internal: whether walking the loops trip by trip may do better. */
+	res->join_widened_insns = env->stats.join_loop_joins;
+}
+
+/*
+ * --explore=join: the joined walk, and when it rejects, the kernel's
+ * exact walk (each is sound alone, so the program is accepted when
+ * either accepts; a rejection is the exact walk's, message included).
+ * The figures add up both walks: a fallback is never free.
+ */
+/* Another walk after a rejected one: its figures add up. */
+static void add_walk(struct bpfvet_result *res, const struct bpfvet_result *prev)
+{
+	res->insns_processed += prev->insns_processed;
+	res->duration_ns += prev->duration_ns;
+	res->join_widened_insns = prev->join_widened_insns;
+}
+
+static void log_note(const struct bpfvet_verify_opts *o, const char *text)
+{
+	if (o->log_fn && o->log_level)
+		o->log_fn(o->log_ctx, text, strlen(text));
+}
+
+/*
+ * --explore=join: the joined walk. When it rejects a program whose loops
+ * it merged, a second joined walk takes the loops trip by trip (a merged
+ * loop loses what ties a pointer to its counter). When that rejects too,
+ * the kernel's exact walk decides: each walk is sound alone, so the
+ * program is accepted when either accepts, and a rejection is the exact
+ * walk's, message included. The figures add up every walk: a fallback is
+ * never free.
+ */
+static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
+		       struct bpfvet_result *res)
+{
+	struct bpfvet_verify_opts o;
+	struct bpfvet_result prev;
+	size_t osz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+	int err = verify_traced(prog, opts, res, NULL);
+
+	if (err || res->sz < offsetof(struct bpfvet_result, join_error) + sizeof(res->join_error) ||
+	    res->explore != BPFVET_EXPLORE_JOIN || res->verdict != BPFVET_REJECTED)
+		return err;
+	memset(&o, 0, sizeof(o));
+	memcpy(&o, opts, osz);
+	o.sz = sizeof(o);
+	if (res->join_widened_insns && !(o.disable & BPFVET_NO_LOOP_WIDEN)) {
+		memcpy(&prev, res, sizeof(prev));
+		o.disable |= BPFVET_NO_LOOP_WIDEN;
+		log_note(&o, "--- joined walk, loops trip by trip ---\n");
+		err = verify_traced(prog, &o, res, NULL);
+		if (err)
+			return err;
+		add_walk(res, &prev);
+		res->join_widened_insns = prev.insns_processed;
+		res->join_insns = res->insns_processed;
+		if (res->verdict != BPFVET_REJECTED)
+			return 0;
+	}
+	if (o.disable & BPFVET_NO_FALLBACK)
+		return 0;
+	memcpy(&prev, res, sizeof(prev));
+	o.explore = BPFVET_EXPLORE_KERNEL;
+	log_note(&o, "--- exact walk ---\n");
+	err = verify_traced(prog, &o, res, NULL);
+	if (err)
+		return err;
+	res->exact_insns = res->insns_processed;
+	add_walk(res, &prev);
+	res->explore = BPFVET_EXPLORE_JOIN;
+	res->fallback = true;
+	res->join_verdict = prev.join_verdict;
+	res->join_insns = prev.join_insns;
+	res->join_sites = prev.join_sites;
+	res->join_arrivals = prev.join_arrivals;
+	res->join_resumes = prev.join_resumes;
+	memcpy(res->join_error, prev.join_error, sizeof(res->join_error));
+	return 0;
 }
 
 int bpfvet_program__verify(const struct bpfvet_program *prog,
 			   const struct bpfvet_verify_opts *opts,
 			   struct bpfvet_result *res)
 {
+	if (OPTS_GET(opts, explore, BPFVET_EXPLORE_KERNEL) == BPFVET_EXPLORE_JOIN)
+		return verify_join(prog, opts, res);
 	return verify_traced(prog, opts, res, NULL);
 }
 
@@ -576,6 +689,7 @@ static int verify_with(const struct bpfvet_program *prog, const struct bpfvet_ve
 	/* One concrete path: nothing to prune against. */
 	if (guide)
 		env->opts_off |= BPFVET_NO_PRUNE;
+	join_mode_check(env);
 	if (!err)
 		err = check_load_caps(env);
 	t0 = now_ns();

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The join of two path states (--explore=join): the least state of the
+ * domain that describes every concrete execution either describes. It is
+ * the constructive twin of equiv.c's subsumption: where regsafe() asks
+ * whether a state lies inside another, join_states() builds the state
+ * that both lie inside.
+ *
+ * Only scalars are joined: the hull of their ranges and the union of
+ * their tnums. Everything a later check reads as identity (pointer types,
+ * what they point to, reference and lock state, special stack slots) must
+ * be equal on both sides, or the two states keep apart ("shapes differ"),
+ * exactly as the kernel's walk keeps every path apart.
+ */
+#include <string.h>
+
+#include "prune.h"
+#include "join_int.h"
+
+static bool is_pkt_pointer(uint32_t type)
+{
+	return base_type(type) == PTR_TO_PACKET || base_type(type) == PTR_TO_PACKET_META;
+}
+
+static bool same_refs(const struct vstate *a, const struct vstate *b)
+{
+	if (a->acquired_refs != b->acquired_refs || a->active_locks != b->active_locks ||
+	    a->active_preempt_locks != b->active_preempt_locks ||
+	    a->active_irq_id != b->active_irq_id || a->active_lock_id != b->active_lock_id ||
+	    a->active_lock_ptr != b->active_lock_ptr || a->active_rcu_lock != b->active_rcu_lock)
+		return false;
+	for (uint32_t i = 0; i < a->acquired_refs; i++) {
+		const struct ref_state *x = &a->refs[i], *y = &b->refs[i];
+
+		if (x->kind != y->kind || x->id != y->id || x->insn_idx != y->insn_idx ||
+		    x->ptr != y->ptr)
+			return false;
+	}
+	return true;
+}
+
+static bool same_frame_shape(const struct func_state *a, const struct func_state *b)
+{
+	return a->callsite == b->callsite && a->frameno == b->frameno &&
+	       a->subprogno == b->subprogno && a->async_entry_cnt == b->async_entry_cnt &&
+	       a->callback_ret_range.minval == b->callback_ret_range.minval &&
+	       a->callback_ret_range.maxval == b->callback_ret_range.maxval &&
+	       a->in_callback_fn == b->in_callback_fn &&
+	       a->in_async_callback_fn == b->in_async_callback_fn &&
+	       a->in_exception_callback_fn == b->in_exception_callback_fn &&
+	       a->callback_depth == b->callback_depth;
+}
+
+/* Pointers into memory whose accesses check the fixed and the variable
+ * offset together: the join may move a fixed offset into the variable
+ * part (a pointer walking an array in a loop). */
+static bool offset_foldable(uint32_t type)
+{
+	uint32_t t = base_type(type);
+
+	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF;
+}
+
+/* A pointer's identity: what every access through it checks. The
+ * variable offset may differ (it is hulled), a packet pointer's checked
+ * range (the smaller one is kept), and, with no lock held, its id: the
+ * link to copies of itself, which the join drops (a fresh id). */
+static bool same_pointer(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (a->type != b->type || (a->off != b->off && !offset_foldable(a->type)) ||
+	    (locked && a->id != b->id) || a->ref_obj_id != b->ref_obj_id ||
+	    a->frameno != b->frameno)
+		return false;
+	if (is_pkt_pointer(a->type))
+		return (a->range >= 0 && b->range >= 0) || a->range == b->range;
+	if (a->raw[0] != b->raw[0] || a->raw[1] != b->raw[1])
+		return false;
+	/* Stack pointers address slots: the kernel compares them exactly. */
+	return base_type(a->type) != PTR_TO_STACK || bounds_equal(&a->b, &b->b);
+}
+
+/* Can registers a and b be joined? NOT_INIT joins with anything (the
+ * join is unreadable), scalars with scalars. */
+static bool reg_joinable(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (a->type == NOT_INIT || b->type == NOT_INIT)
+		return true;
+	if (a->type == SCALAR_VALUE || b->type == SCALAR_VALUE)
+		return a->type == b->type;
+	return same_pointer(a, b, locked);
+}
+
+static bool scalar_slot(const struct stack_slot *s)
+{
+	for (int i = 0; i < BPF_REG_SIZE; i++) {
+		uint8_t t = s->slot_type[i];
+
+		if (t != STACK_MISC && t != STACK_ZERO && t != STACK_INVALID &&
+		    !(t == STACK_SPILL && s->spilled_ptr.type == SCALAR_VALUE))
+			return false;
+	}
+	return true;
+}
+
+static bool invalid_or_spill(const struct stack_slot *s)
+{
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		if (s->slot_type[i] != STACK_INVALID && s->slot_type[i] != STACK_SPILL &&
+		    s->slot_type[i] != STACK_MISC && s->slot_type[i] != STACK_ZERO)
+			return false;
+	return true;
+}
+
+static bool slot_joinable(const struct stack_slot *a, const struct stack_slot *b, bool locked)
+{
+	if (!memcmp(a, b, sizeof(*a)) || (scalar_slot(a) && scalar_slot(b)))
+		return true;
+	/* Dynptrs, iterators, irq flags: all or nothing. A pointer spill
+	 * joins another of the same pointer, or anything into invalid. */
+	if (!memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)) &&
+	    a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
+		return reg_joinable(&a->spilled_ptr, &b->spilled_ptr, locked);
+	return (a->slot_type[0] == STACK_INVALID || b->slot_type[0] == STACK_INVALID) &&
+	       invalid_or_spill(a) && invalid_or_spill(b);
+}
+
+static const struct stack_slot invalid_slot;
+
+static const struct stack_slot *slot_or_invalid(const struct func_state *f, int spi)
+{
+	return spi < f->allocated_stack / BPF_REG_SIZE ? stack_slot_at(f, spi) : &invalid_slot;
+}
+
+static bool frame_joinable(const struct func_state *a, const struct func_state *b, bool locked)
+{
+	int slots = (a->allocated_stack > b->allocated_stack ? a->allocated_stack :
+							       b->allocated_stack) / BPF_REG_SIZE;
+
+	if (!same_frame_shape(a, b))
+		return false;
+	for (int r = 0; r < MAX_BPF_REG; r++)
+		if (!reg_joinable(&a->regs[r], &b->regs[r], locked))
+			return false;
+	for (int s = 0; s < slots; s++)
+		if (!slot_joinable(slot_or_invalid(a, s), slot_or_invalid(b, s), locked))
+			return false;
+	return true;
+}
+
+bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
+{
+	if (a->curframe != b->curframe || a->speculative != b->speculative ||
+	    a->in_sleepable != b->in_sleepable || a->may_goto_depth != b->may_goto_depth ||
+	    a->callback_unroll_depth != b->callback_unroll_depth || !same_refs(a, b))
+		return false;
+	for (uint32_t i = 0; i <= a->curframe; i++)
+		if (!frame_joinable(a->frame[i], b->frame[i], a->active_locks != 0))
+			return false;
+	return true;
+}
+
+/* A scalar's link to others: kept only where both sides have it, so that
+ * every pair of linked scalars of the join is linked on both sides. */
+static bool join_ids(struct reg_state *into, const struct reg_state *in)
+{
+	if (into->id == in->id && into->off == in->off)
+		return false;
+	if (!into->id)
+		return false;
+	into->id = 0;
+	into->off = 0;
+	return true;
+}
+
+static bool join_bounds(struct bounds *into, const struct bounds *in,
+			const struct join_widening *wd)
+{
+	if (bounds_within(into, in))
+		return false;
+	if (wd)
+		join_widen_bounds(into, in, wd->t);
+	else
+		bounds_hull(into, in);
+	return true;
+}
+
+static bool reg_has_id(const struct reg_state *r, uint32_t id)
+{
+	return r->type != NOT_INIT && r->type != SCALAR_VALUE && r->id == id;
+}
+
+/* Does one pointer alone, in the whole state, carry this id? */
+static bool id_unique(const struct vstate *st, uint32_t id)
+{
+	int n = 0;
+
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		const struct func_state *f = st->frame[i];
+
+		for (int r = 0; r < MAX_BPF_REG; r++)
+			n += reg_has_id(&f->regs[r], id);
+		for (int s = 0; s < f->allocated_stack / BPF_REG_SIZE; s++) {
+			const struct stack_slot *sl = stack_slot_at(f, s);
+
+			n += sl->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
+			     reg_has_id(&sl->spilled_ptr, id);
+		}
+	}
+	return n == 1;
+}
+
+/* Pointers whose links differ: the join's pointer is linked to none,
+ * which a fresh id says (and keeps saying at later joins). */
+static bool join_pointer_id(struct vet_env *env, const struct vstate *st,
+			    struct reg_state *into, const struct reg_state *in)
+{
+	if (into->id == in->id || (into->id && id_unique(st, into->id)))
+		return false;
+	into->id = ++env->id_gen;
+	return true;
+}
+
+static void shift_bounds(struct bounds *b, int64_t delta)
+{
+	struct bounds c;
+
+	bounds_const(&c, (uint64_t)delta);
+	scalar_alu(b, &c, BPF_ADD, false, 0, NULL);
+}
+
+/* Two offsets into the same object: the lower one stays fixed, the rest
+ * of each side goes into the variable part, then the parts are joined. */
+static bool fold_offsets(struct reg_state *into, const struct reg_state *in,
+			 const struct join_widening *wd)
+{
+	int32_t lo = into->off < in->off ? into->off : in->off;
+	struct bounds b = in->b;
+
+	shift_bounds(&into->b, (int64_t)into->off - lo);
+	shift_bounds(&b, (int64_t)in->off - lo);
+	into->off = lo;
+	join_bounds(&into->b, &b, wd);
+	return true;
+}
+
+static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+		     const struct reg_state *in, const struct join_widening *wd)
+{
+	bool changed = false;
+
+	if (into->type == NOT_INIT)
+		return false;
+	if (in->type == NOT_INIT) {
+		reg_mark_not_init(into);
+		return true;
+	}
+	if (into->type != SCALAR_VALUE) {
+		if (into->off != in->off) {
+			join_pointer_id(env, st, into, in);
+			return fold_offsets(into, in, wd);
+		}
+		if (is_pkt_pointer(into->type) && in->range < into->range) {
+			into->range = in->range;
+			changed = true;
+		}
+		changed |= join_pointer_id(env, st, into, in);
+		return join_bounds(&into->b, &in->b, wd) || changed;
+	}
+	changed = join_ids(into, in);
+	changed |= join_bounds(&into->b, &in->b, wd);
+	into->precise |= in->precise;
+	return changed;
+}
+
+static uint8_t join_slot_byte(uint8_t a, uint8_t b)
+{
+	if (a == b)
+		return a;
+	if (a == STACK_INVALID || b == STACK_INVALID)
+		return STACK_INVALID;
+	return STACK_MISC;
+}
+
+/* Two scalar slots: a spill where both spill a whole scalar, otherwise
+ * byte by byte (zero with zero stays zero; an invalid byte stays
+ * invalid; any other mix is an unknown byte). */
+static bool join_scalar_slot(struct vet_env *env, const struct vstate *st,
+			     struct stack_slot *into, const struct stack_slot *in,
+			     const struct join_widening *wd)
+{
+	bool changed = false;
+	bool into_spill = into->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL;
+	bool in_spill = in->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL;
+
+	if (into_spill && in_spill &&
+	    !memcmp(into->slot_type, in->slot_type, sizeof(into->slot_type)))
+		return join_reg(env, st, &into->spilled_ptr, &in->spilled_ptr, wd);
+	for (int i = 0; i < BPF_REG_SIZE; i++) {
+		uint8_t a = into->slot_type[i] == STACK_SPILL ? STACK_MISC : into->slot_type[i];
+		uint8_t b = in->slot_type[i] == STACK_SPILL ? STACK_MISC : in->slot_type[i];
+		uint8_t t = join_slot_byte(a, b);
+
+		changed |= t != into->slot_type[i];
+		into->slot_type[i] = t;
+	}
+	if (into->spilled_ptr.type != NOT_INIT) {
+		reg_mark_not_init(&into->spilled_ptr);
+		changed = true;
+	}
+	return changed;
+}
+
+static bool make_invalid(struct stack_slot *s)
+{
+	memset(s->slot_type, STACK_INVALID, sizeof(s->slot_type));
+	reg_mark_not_init(&s->spilled_ptr);
+	return true;
+}
+
+static int join_frame(struct vet_env *env, const struct vstate *st, struct func_state *into,
+		      const struct func_state *in, const struct join_widening *wd, bool *changed)
+{
+	int slots;
+
+	for (int r = 0; r < MAX_BPF_REG; r++)
+		*changed |= join_reg(env, st, &into->regs[r], &in->regs[r], wd);
+	if (in->allocated_stack > into->allocated_stack) {
+		int err = frame_grow_stack(env, into, in->allocated_stack);
+
+		if (err)
+			return err;
+		*changed = true;
+	}
+	slots = into->allocated_stack / BPF_REG_SIZE;
+	for (int s = 0; s < slots; s++) {
+		const struct stack_slot *b = slot_or_invalid(in, s);
+		struct stack_slot *a = stack_slot_at(into, s);
+		int err;
+
+		if (!memcmp(a, b, sizeof(*a)))
+			continue;
+		err = frame_own_slot(env, into, s);
+		if (err)
+			return err;
+		a = stack_slot_at(into, s);
+		if (scalar_slot(a) && scalar_slot(b))
+			*changed |= join_scalar_slot(env, st, a, b, wd);
+		else if (memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)))
+			*changed |= make_invalid(a);
+		else
+			*changed |= join_reg(env, st, &a->spilled_ptr, &b->spilled_ptr, wd);
+	}
+	return 0;
+}
+
+int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
+		const struct join_widening *wd, bool *changed)
+{
+	*changed = false;
+	if (!join_shapes_equal(into, in))
+		return 1;
+	for (uint32_t i = 0; i <= into->curframe; i++) {
+		int err = join_frame(env, into, into->frame[i], in->frame[i], wd, changed);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}

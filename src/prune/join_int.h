@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Inside --explore=join: the sites, their summaries and the loops
+ * (sites.c, join_loops.c). Nothing outside src/prune/ sees these.
+ */
+#ifndef BPFVET_JOIN_INT_H
+#define BPFVET_JOIN_INT_H
+
+#include "prune.h"
+
+#define JOIN_DISJ_MAX 8
+/* Back-edge growths of a loop head before it widens. */
+#define JOIN_WIDEN_AFTER 2
+/* Head values tracked for termination: r0-r9 and 64 stack slots. */
+#define JOIN_LOCS (BPF_REG_FP + 64)
+
+enum { THR_U64, THR_S64, THR_U32, THR_S32 };
+
+/* Sorted constants per view (64/32-bit, unsigned/signed). */
+struct join_thresholds {
+	uint64_t *v[4];
+	size_t n[4];
+};
+
+struct join_loop {
+	uint32_t head;
+	uint32_t end_rank;	/* the highest rank in the body */
+	uint64_t *body;		/* a bit per instruction */
+};
+
+/* One pass from a loop head: what its trips did to the head's values. */
+struct join_pass {
+	uint32_t backedges;	/* trips that came back */
+	uint32_t growths;	/* back-edge arrivals that grew the summary */
+	struct {
+		uint32_t id;	/* the value's id at the head, 0: none */
+		int8_t sign;	/* +1/-1: moved up/down on every trip so far */
+		bool alive;
+		struct bounds head;
+	} loc[JOIN_LOCS];
+};
+
+struct join_disj {
+	struct vstate st;
+	bool queued;
+};
+
+struct join_site {
+	struct join_site *next;		/* in its bucket */
+	struct join_site *all_next;	/* in the walk's list */
+	uint32_t insn;
+	uint32_t curframe;
+	int callsites[MAX_CALL_FRAMES];	/* [i]: frame i's call site */
+	uint32_t key[MAX_CALL_FRAMES];	/* ranks: call sites, then insn */
+	const struct join_loop *loop;	/* a loop head's, or NULL */
+	struct join_pass *pass;		/* a loop head's current pass */
+	uint32_t growths;		/* a loop head's, over all passes */
+	/* A loop head walked trip by trip: each arrival its own summary. */
+	bool exact;
+	uint32_t ndisj, cap;
+	struct join_disj **disj;
+};
+
+struct join_entry {
+	struct join_site *site;
+	uint32_t disj;
+	uint32_t last_key;		/* the last frame's key */
+	uint64_t seq;
+};
+
+struct join_walk {
+	uint32_t *rank;			/* reverse post-order, per subprogram */
+	uint8_t *preds;			/* CFG predecessors, saturated at 2 */
+	struct join_site **buckets;	/* by insn and call sites */
+	struct join_site *all;
+	struct join_entry *heap;
+	uint32_t heap_cnt, heap_cap;
+	uint64_t seq;
+	/* The instruction a summary was just resumed at: not an arrival. */
+	int64_t resumed_at;
+	struct join_loop *loops;
+	uint32_t nloops, loops_cap;
+	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */
+	struct join_thresholds thr;
+};
+
+/* join_loops.c */
+int join_loops_init(struct vet_env *env, struct join_walk *w);
+void join_loops_free(struct vet_env *env, struct join_walk *w);
+bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uint32_t from,
+		       uint32_t to);
+bool join_loop_contains(const struct join_loop *l, uint32_t insn);
+void join_widen_bounds(struct bounds *into, const struct bounds *in,
+		       const struct join_thresholds *t);
+
+#endif

@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Loops under --explore=join: where the kernel walks a bounded loop trip
+ * by trip, the joined walk iterates its head's summary to a fixpoint.
+ *
+ * - Loops are natural loops: a back edge (to an instruction no later in
+ *   reverse post-order) and the instructions that reach its source
+ *   without passing the head. A loop that is not (its body reaches back
+ *   above its head) makes the program irreducible: no joining then.
+ * - Widening: after a few growths, a bound that still grows jumps to the
+ *   next constant the program compares with (a threshold), or to the
+ *   type's extreme. Thresholds form a finite set, so heads converge.
+ * - Termination: a fixpoint proves every trip safe, not that trips end.
+ *   Each pass from a head names the head's values (scalar ids); a trip
+ *   ends at the head again with some value moved by a constant through
+ *   the kernel's own "+const" links. When every trip of the last pass
+ *   moved one value the same way, without wrapping past the bounds the
+ *   head's summary gives it, the trips are finitely many (sites.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prune.h"
+#include "join_int.h"
+
+/* ---- Loops ------------------------------------------------------------ */
+
+static int build_preds(struct vet_env *env, uint32_t **startp, uint32_t **predsp)
+{
+	uint32_t n = env->insn_cnt, *start = vet_calloc(env, n + 1, sizeof(*start)), *preds, *fill;
+
+	if (!start)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t succ[2];
+		int cnt = insn_successors(env, i, succ);
+
+		for (int k = 0; k < cnt; k++)
+			if (succ[k] < n)
+				start[succ[k] + 1]++;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	preds = vet_calloc(env, start[n] ? start[n] : 1, sizeof(*preds));
+	fill = vet_calloc(env, n, sizeof(*fill));
+	if (!preds || !fill) {
+		vet_free(env, start);
+		vet_free(env, preds);
+		vet_free(env, fill);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t succ[2];
+		int cnt = insn_successors(env, i, succ);
+
+		for (int k = 0; k < cnt; k++)
+			if (succ[k] < n)
+				preds[start[succ[k]] + fill[succ[k]]++] = i;
+	}
+	vet_free(env, fill);
+	*startp = start;
+	*predsp = preds;
+	return 0;
+}
+
+bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uint32_t from,
+		       uint32_t to)
+{
+	return from < env->insn_cnt && env->aux[from].subprog == env->aux[to].subprog &&
+	       w->rank[to] <= w->rank[from];
+}
+
+static struct join_loop *loop_new(struct vet_env *env, struct join_walk *w, uint32_t head)
+{
+	struct join_loop *l;
+
+	if (w->loop_of[head])
+		return &w->loops[w->loop_of[head] - 1];
+	if (w->nloops == w->loops_cap) {
+		uint32_t cap = w->loops_cap ? w->loops_cap * 2 : 8;
+		struct join_loop *v = vet_reallocarray(env, w->loops, cap, sizeof(*v));
+
+		if (!v)
+			return NULL;
+		w->loops = v;
+		w->loops_cap = cap;
+	}
+	l = &w->loops[w->nloops++];
+	memset(l, 0, sizeof(*l));
+	l->head = head;
+	l->body = vet_calloc(env, (env->insn_cnt + 63) / 64, sizeof(uint64_t));
+	if (!l->body)
+		return NULL;
+	l->body[head / 64] |= 1ull << (head % 64);
+	l->end_rank = w->rank[head];
+	w->loop_of[head] = w->nloops;
+	return l;
+}
+
+/* The body of the back edge latch -> head: backwards from the latch,
+ * stopping at the head. Returns 1 when the flood escapes above the head
+ * (an irreducible loop). */
+static int flood_body(struct vet_env *env, struct join_walk *w, struct join_loop *l,
+		      uint32_t latch, const uint32_t *start, const uint32_t *preds, uint32_t *stack)
+{
+	uint32_t sz = 0;
+
+	if (l->body[latch / 64] & (1ull << (latch % 64)))
+		return 0;
+	l->body[latch / 64] |= 1ull << (latch % 64);
+	stack[sz++] = latch;
+	while (sz) {
+		uint32_t v = stack[--sz];
+
+		if (w->rank[v] < w->rank[l->head] || v == env->subprogs[env->aux[v].subprog].start)
+			return 1;
+		if (w->rank[v] > l->end_rank)
+			l->end_rank = w->rank[v];
+		for (uint32_t k = start[v]; k < start[v + 1]; k++) {
+			uint32_t p = preds[k];
+
+			/* Rank 0: code no path from the entry reaches. */
+			if (!w->rank[p] || (l->body[p / 64] & (1ull << (p % 64))))
+				continue;
+			l->body[p / 64] |= 1ull << (p % 64);
+			stack[sz++] = p;
+		}
+	}
+	return 0;
+}
+
+/* Returns 1 when the program has an irreducible loop. */
+static int find_loops(struct vet_env *env, struct join_walk *w)
+{
+	uint32_t *start, *preds, *stack;
+	int err = build_preds(env, &start, &preds), irreducible = 0;
+
+	if (err)
+		return err;
+	stack = vet_calloc(env, env->insn_cnt, sizeof(*stack));
+	w->loop_of = vet_calloc(env, env->insn_cnt, sizeof(*w->loop_of));
+	if (!stack || !w->loop_of)
+		err = -ENOMEM;
+	for (uint32_t u = 0; !err && !irreducible && u < env->insn_cnt; u++) {
+		uint32_t succ[2];
+		int cnt = insn_successors(env, u, succ);
+
+		for (int k = 0; !err && !irreducible && k < cnt; k++) {
+			struct join_loop *l;
+
+			if (!join_is_back_edge(env, w, u, succ[k]))
+				continue;
+			l = loop_new(env, w, succ[k]);
+			if (!l)
+				err = -ENOMEM;
+			else if (u != succ[k])
+				irreducible = flood_body(env, w, l, u, start, preds, stack);
+		}
+	}
+	vet_free(env, start);
+	vet_free(env, preds);
+	vet_free(env, stack);
+	return err ? err : irreducible;
+}
+
+bool join_loop_contains(const struct join_loop *l, uint32_t insn)
+{
+	return l->body[insn / 64] & (1ull << (insn % 64));
+}
+
+/* ---- Thresholds --------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_s64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t uniq(uint64_t *v, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!m || v[m - 1] != v[i])
+			v[m++] = v[i];
+	return m;
+}
+
+static bool is_cond_jump_k(const struct bpfvet_insn *insn)
+{
+	uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+
+	return (cls == BPF_JMP || cls == BPF_JMP32) && BPF_SRC(insn->code) == BPF_K &&
+	       op != BPF_JA && op != BPF_CALL && op != BPF_EXIT && op != BPF_JCOND;
+}
+
+/* Every constant a conditional jump compares with, and its neighbours:
+ * the bounds a loop's counters can stop at. */
+static int collect_thresholds(struct vet_env *env, struct join_walk *w)
+{
+	size_t cap = 1, n = 1;
+	struct join_thresholds *t = &w->thr;
+
+	for (uint32_t i = 0; i < env->insn_cnt; i++)
+		cap += is_cond_jump_k(&env->insns[i]) * 3;
+	for (int v = 0; v < 4; v++) {
+		t->v[v] = vet_calloc(env, cap, sizeof(uint64_t));
+		if (!t->v[v])
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		int64_t c = env->insns[i].imm;
+
+		if (!is_cond_jump_k(&env->insns[i]))
+			continue;
+		for (int64_t d = -1; d <= 1; d++) {
+			int64_t x = c + d;
+
+			t->v[THR_U64][n] = (uint64_t)x;
+			t->v[THR_S64][n] = (uint64_t)x;
+			t->v[THR_U32][n] = (uint32_t)x;
+			t->v[THR_S32][n] = (uint64_t)(int64_t)(int32_t)(uint32_t)x;
+			n++;
+		}
+	}
+	for (int v = 0; v < 4; v++) {
+		qsort(t->v[v], n, sizeof(uint64_t), v == THR_S64 || v == THR_S32 ? cmp_s64 : cmp_u64);
+		t->n[v] = uniq(t->v[v], n);
+	}
+	return 0;
+}
+
+static uint64_t thr_up_u(const struct join_thresholds *t, int v, uint64_t x, uint64_t top)
+{
+	size_t lo = 0, hi = t->n[v];
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->v[v][mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n[v] && t->v[v][lo] <= top ? t->v[v][lo] : top;
+}
+
+static uint64_t thr_down_u(const struct join_thresholds *t, int v, uint64_t x, uint64_t bottom)
+{
+	size_t lo = 0, hi = t->n[v];
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->v[v][mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && t->v[v][lo - 1] >= bottom ? t->v[v][lo - 1] : bottom;
+}
+
+static int64_t thr_up_s(const struct join_thresholds *t, int v, int64_t x, int64_t top)
+{
+	size_t lo = 0, hi = t->n[v];
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if ((int64_t)t->v[v][mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n[v] && (int64_t)t->v[v][lo] <= top ? (int64_t)t->v[v][lo] : top;
+}
+
+static int64_t thr_down_s(const struct join_thresholds *t, int v, int64_t x, int64_t bottom)
+{
+	size_t lo = 0, hi = t->n[v];
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if ((int64_t)t->v[v][mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && (int64_t)t->v[v][lo - 1] >= bottom ? (int64_t)t->v[v][lo - 1] : bottom;
+}
+
+/*
+ * The widening of `into` by `in`: their hull, where each bound that grew
+ * past into's goes on to the next threshold (t NULL: to the extreme).
+ */
+void join_widen_bounds(struct bounds *into, const struct bounds *in,
+		       const struct join_thresholds *t)
+{
+	static const struct join_thresholds none;
+	struct bounds old = *into;
+
+	if (!t)
+		t = &none;
+	bounds_hull(into, in);
+	if (into->umax > old.umax)
+		into->umax = thr_up_u(t, THR_U64, into->umax, UINT64_MAX);
+	if (into->umin < old.umin)
+		into->umin = thr_down_u(t, THR_U64, into->umin, 0);
+	if (into->smax > old.smax)
+		into->smax = thr_up_s(t, THR_S64, into->smax, INT64_MAX);
+	if (into->smin < old.smin)
+		into->smin = thr_down_s(t, THR_S64, into->smin, INT64_MIN);
+	if (into->u32_max > old.u32_max)
+		into->u32_max = (uint32_t)thr_up_u(t, THR_U32, into->u32_max, UINT32_MAX);
+	if (into->u32_min < old.u32_min)
+		into->u32_min = (uint32_t)thr_down_u(t, THR_U32, into->u32_min, 0);
+	if (into->s32_max > old.s32_max)
+		into->s32_max = (int32_t)thr_up_s(t, THR_S32, into->s32_max, INT32_MAX);
+	if (into->s32_min < old.s32_min)
+		into->s32_min = (int32_t)thr_down_s(t, THR_S32, into->s32_min, INT32_MIN);
+	bounds_sync(into);
+}
+
+/* ---- Set-up --------------------------------------------------------------- */
+
+/* Returns 1 when joining cannot handle the program's loops. */
+int join_loops_init(struct vet_env *env, struct join_walk *w)
+{
+	int err = find_loops(env, w);
+
+	if (err)
+		return err;
+	return collect_thresholds(env, w);
+}
+
+void join_loops_free(struct vet_env *env, struct join_walk *w)
+{
+	for (uint32_t i = 0; i < w->nloops; i++)
+		vet_free(env, w->loops[i].body);
+	vet_free(env, w->loops);
+	vet_free(env, w->loop_of);
+	for (int v = 0; v < 4; v++)
+		vet_free(env, w->thr.v[v]);
+}

@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Join sites (--explore=join): where two or more control-flow edges meet
+ * outside any loop, the paths that arrive are merged instead of each
+ * walking the rest of the program. A path that reaches a site joins its
+ * state into the site's summary (one per shape: join.c) and ends there;
+ * the summary is walked on once every path that can still reach it has
+ * arrived.
+ *
+ * Order. The walk stays depth-first between sites, as the kernel's, so
+ * that loops keep the kernel's checkpoints, loop detection and precision.
+ * Summaries wait in a queue ordered by reverse post-order (of the call
+ * sites, then of the instruction): the walk resumes the first one only
+ * when no path is pending. A site's forward predecessors come before it
+ * in that order, so it is walked once per change, after they have all
+ * arrived. Soundness does not rest on the order: a summary that changes
+ * after its walk is queued again.
+ *
+ * Checkpoints upstream. A path inside a loop may end at a site, its
+ * continuation walked later. The kernel's checkpoints on that path must
+ * then not forget what the continuation reads: the arrival marks every
+ * scalar precise along the path's checkpoints and every stack slot read
+ * at the site.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "prune.h"
+#include "join_int.h"
+
+/* ---- Order ----------------------------------------------------------- */
+
+/* True post-order by an explicit DFS, successor by successor, from each
+ * subprogram's entry; ranks count from the entry. */
+static int compute_ranks(struct vet_env *env, struct join_walk *w)
+{
+	uint32_t n = env->insn_cnt;
+	uint32_t *stack = vet_calloc(env, n, sizeof(*stack));
+	uint8_t *next = vet_calloc(env, n, 1), *seen = vet_calloc(env, n, 1);
+	int err = 0;
+
+	if (!stack || !next || !seen) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t sp = 0; sp < env->subprog_cnt; sp++) {
+		uint32_t start = env->subprogs[sp].start, sz = 0, done = 0;
+
+		stack[sz++] = start;
+		seen[start] = 1;
+		while (sz) {
+			uint32_t top = stack[sz - 1], succ[2];
+			int cnt = insn_successors(env, top, succ);
+
+			if (next[top] < cnt) {
+				uint32_t s = succ[next[top]++];
+
+				if (s < n && !seen[s]) {
+					seen[s] = 1;
+					stack[sz++] = s;
+				}
+				continue;
+			}
+			w->rank[top] = n - done++;
+			sz--;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t succ[2];
+		int cnt = insn_successors(env, i, succ);
+
+		for (int k = 0; k < cnt; k++)
+			if (succ[k] < n && w->preds[succ[k]] < 2)
+				w->preds[succ[k]]++;
+	}
+out:
+	vet_free(env, stack);
+	vet_free(env, next);
+	vet_free(env, seen);
+	return err;
+}
+
+static uint32_t entry_key(const struct join_entry *e, uint32_t i)
+{
+	return i < e->site->curframe ? e->site->key[i] : e->last_key;
+}
+
+static bool entry_less(const struct join_entry *a, const struct join_entry *b)
+{
+	uint32_t n = a->site->curframe < b->site->curframe ? a->site->curframe : b->site->curframe;
+
+	for (uint32_t i = 0; i <= n; i++) {
+		uint32_t x = entry_key(a, i), y = entry_key(b, i);
+
+		if (x != y)
+			return x < y;
+	}
+	if (a->site->curframe != b->site->curframe)
+		return a->site->curframe < b->site->curframe;
+	return a->seq < b->seq;
+}
+
+static void heap_swap(struct join_entry *h, uint32_t i, uint32_t j)
+{
+	struct join_entry t = h[i];
+
+	h[i] = h[j];
+	h[j] = t;
+}
+
+/* Queues summary d of site s. A loop head grown by a trip waits for the
+ * whole body (key past its highest rank): inner work settles first. */
+static int heap_push(struct vet_env *env, struct join_walk *w, struct join_site *s, uint32_t d,
+		     bool back_edge)
+{
+	uint32_t i, key = back_edge ? 2 * s->loop->end_rank + 1 : s->key[s->curframe];
+
+	if (w->heap_cnt == w->heap_cap) {
+		uint32_t cap = w->heap_cap ? w->heap_cap * 2 : 64;
+		struct join_entry *h = vet_reallocarray(env, w->heap, cap, sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		w->heap = h;
+		w->heap_cap = cap;
+	}
+	i = w->heap_cnt++;
+	w->heap[i] = (struct join_entry){ s, d, key, w->seq++ };
+	while (i && entry_less(&w->heap[i], &w->heap[(i - 1) / 2])) {
+		heap_swap(w->heap, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	s->disj[d]->queued = true;
+	return 0;
+}
+
+static struct join_entry heap_pop(struct join_walk *w)
+{
+	struct join_entry top = w->heap[0];
+	uint32_t i = 0;
+
+	w->heap[0] = w->heap[--w->heap_cnt];
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < w->heap_cnt && entry_less(&w->heap[l], &w->heap[m]))
+			m = l;
+		if (r < w->heap_cnt && entry_less(&w->heap[r], &w->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		heap_swap(w->heap, i, m);
+		i = m;
+	}
+	return top;
+}
+
+/* ---- Sites ----------------------------------------------------------- */
+
+static uint32_t chain_hash(const struct vstate *st, uint32_t insn, uint32_t n)
+{
+	uint32_t h = insn;
+
+	for (uint32_t i = 1; i <= st->curframe; i++)
+		h = h * 31 + (uint32_t)st->frame[i]->callsite;
+	return h % n;
+}
+
+static bool site_matches(const struct join_site *s, const struct vstate *st, uint32_t insn)
+{
+	if (s->insn != insn || s->curframe != st->curframe)
+		return false;
+	for (uint32_t i = 1; i <= st->curframe; i++)
+		if (s->callsites[i] != st->frame[i]->callsite)
+			return false;
+	return true;
+}
+
+static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
+				  const struct vstate *st, uint32_t insn)
+{
+	struct join_site **b = &w->buckets[chain_hash(st, insn, env->insn_cnt)], *s;
+
+	for (s = *b; s; s = s->next)
+		if (site_matches(s, st, insn))
+			return s;
+	s = vet_calloc(env, 1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->insn = insn;
+	s->curframe = st->curframe;
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		s->callsites[i] = st->frame[i]->callsite;
+		s->key[i] = 2 * (i < st->curframe ? w->rank[st->frame[i + 1]->callsite] : w->rank[insn]);
+	}
+	if (w->loop_of[insn])
+		s->loop = &w->loops[w->loop_of[insn] - 1];
+	s->exact = s->loop && (env->opts_off & BPFVET_NO_LOOP_WIDEN);
+	s->next = *b;
+	*b = s;
+	s->all_next = w->all;
+	w->all = s;
+	env->stats.join_sites++;
+	return s;
+}
+
+static void site_clear(struct vet_env *env, struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj; d++) {
+		state_clear(env, &s->disj[d]->st);
+		vet_free(env, s->disj[d]);
+	}
+	vet_free(env, s->disj);
+	s->disj = NULL;
+	s->ndisj = 0;
+	s->cap = 0;
+	vet_free(env, s->pass);
+	s->pass = NULL;
+	s->growths = 0;
+}
+
+/* A summary stands alone: no checkpoint above it, no history behind it. */
+static void make_summary(struct vstate *st, uint32_t insn)
+{
+	st->parent = NULL;
+	st->branches = 0;
+	st->jmp_history_cnt = 0;
+	st->insn_idx = insn;
+	st->first_insn_idx = insn;
+	st->equal_state = NULL;
+	st->cleaned = false;
+}
+
+static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_site *s,
+			bool back_edge)
+{
+	struct join_disj *d;
+	int err;
+
+	if (s->ndisj == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 2;
+		struct join_disj **v = vet_reallocarray(env, s->disj, cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->disj = v;
+		s->cap = cap;
+	}
+	d = vet_calloc(env, 1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	s->disj[s->ndisj++] = d;
+	err = state_copy(env, &d->st, env->cur);
+	if (err)
+		return err;
+	make_summary(&d->st, s->insn);
+	env->stats.join_disjuncts++;
+	return heap_push(env, w, s, s->ndisj - 1, back_edge);
+}
+
+/* ---- Loop heads: passes and termination ---------------------------- */
+
+/* Is site t inside the loop headed by site s (the same call chain up to
+ * s's frame, and there an instruction or call of the body)? */
+static bool site_in_loop(const struct join_site *s, const struct join_site *t)
+{
+	uint32_t ip;
+
+	if (t == s || t->curframe < s->curframe)
+		return false;
+	for (uint32_t i = 0; i <= s->curframe; i++)
+		if (t->callsites[i] != s->callsites[i])
+			return false;
+	ip = t->curframe == s->curframe ? t->insn : (uint32_t)t->callsites[s->curframe + 1];
+	return join_loop_contains(s->loop, ip);
+}
+
+/* A new pass from a loop head: the body's sites start afresh, so that
+ * the pass walks every trip from this summary, with this pass's names
+ * for the head's values. A site still queued is left as it is. */
+static void reset_body(struct vet_env *env, struct join_walk *w, const struct join_site *s)
+{
+	for (struct join_site *t = w->all; t; t = t->all_next) {
+		bool queued = false;
+
+		if (!t->ndisj || !site_in_loop(s, t))
+			continue;
+		for (uint32_t d = 0; d < t->ndisj; d++)
+			queued |= t->disj[d]->queued;
+		if (!queued)
+			site_clear(env, t);
+	}
+}
+
+static struct reg_state *loc_value(struct func_state *f, int k)
+{
+	struct stack_slot *sl;
+
+	if (k < BPF_REG_FP)
+		return &f->regs[k];
+	if (k - BPF_REG_FP >= f->allocated_stack / BPF_REG_SIZE)
+		return NULL;
+	sl = stack_slot_at(f, k - BPF_REG_FP);
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		if (sl->slot_type[i] != STACK_SPILL)
+			return NULL;
+	return &sl->spilled_ptr;
+}
+
+/* Names each unnamed value of the loop's frame (a fresh scalar id) and
+ * records the head's values for the pass. */
+static int start_pass(struct vet_env *env, struct join_site *s)
+{
+	struct func_state *f = env->cur->frame[env->cur->curframe];
+
+	if (!s->pass)
+		s->pass = vet_calloc(env, 1, sizeof(*s->pass));
+	if (!s->pass)
+		return -ENOMEM;
+	memset(s->pass, 0, sizeof(*s->pass));
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		struct reg_state *r = loc_value(f, k);
+
+		if (!r || r->type != SCALAR_VALUE || (r->id & BPF_ADD_CONST))
+			continue;
+		if (!r->id && !tnum_is_const(r->b.var_off)) {
+			if (k >= BPF_REG_FP && frame_own_slot(env, f, k - BPF_REG_FP))
+				return -ENOMEM;
+			r = loc_value(f, k);
+			r->id = ++env->id_gen;
+		}
+		s->pass->loc[k].id = r->id;
+		s->pass->loc[k].alive = r->id != 0;
+		s->pass->loc[k].head = r->b;
+	}
+	return 0;
+}
+
+/* Did location k move by a constant from the head, without wrapping? */
+static int trip_step(const struct join_pass *p, int k, const struct reg_state *v)
+{
+	const struct bounds *h = &p->loc[k].head;
+	int64_t d;
+
+	if (!v || v->type != SCALAR_VALUE || !(v->id & BPF_ADD_CONST) ||
+	    (v->id & ~BPF_ADD_CONST) != p->loc[k].id || !v->off)
+		return 0;
+	d = v->off;
+	if (v->id & BPF_ADD_CONST32) {
+		if (h->umax > UINT32_MAX)
+			return 0;
+		if (d > 0 ? h->u32_max > UINT32_MAX - (uint64_t)d : h->u32_min < (uint64_t)-d)
+			return 0;
+	} else if (d > 0 ? h->umax > UINT64_MAX - (uint64_t)d : h->umin < (uint64_t)-d) {
+		return 0;
+	}
+	return d > 0 ? 1 : -1;
+}
+
+static void note_trip(struct join_pass *p, struct vstate *cur)
+{
+	struct func_state *f = cur->frame[cur->curframe];
+
+	p->backedges++;
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		int step;
+
+		if (!p->loc[k].alive)
+			continue;
+		step = trip_step(p, k, loc_value(f, k));
+		if (!step || (p->loc[k].sign && p->loc[k].sign != step))
+			p->loc[k].alive = false;
+		else
+			p->loc[k].sign = (int8_t)step;
+	}
+}
+
+static bool pass_terminates(const struct join_pass *p)
+{
+	if (!p || !p->backedges)
+		return true;
+	for (int k = 0; k < JOIN_LOCS; k++)
+		if (p->loc[k].alive && p->loc[k].sign)
+			return true;
+	return false;
+}
+
+/* ---- The walk's side --------------------------------------------------- */
+
+bool join_enabled(const struct vet_env *env)
+{
+	return env->join != NULL;
+}
+
+/* Registers no continuation reads are unreadable in a summary: they
+ * then join with anything. */
+static void drop_dead_regs(struct vet_env *env, struct vstate *st)
+{
+	if (env->opts_off & BPFVET_NO_LIVENESS)
+		return;
+	for (uint32_t fr = 0; fr <= st->curframe; fr++) {
+		uint16_t live = env->aux[state_frame_ip(st, fr)].live_regs_before;
+
+		for (int r = 0; r < BPF_REG_FP; r++)
+			if (!(live & (1u << r)))
+				reg_mark_not_init(&st->frame[fr]->regs[r]);
+	}
+}
+
+/* The path's checkpoints (where all shapes of a site were taken) cannot
+ * see what the continuation from a site will read: assume everything. */
+static int protect_checkpoints(struct vet_env *env)
+{
+	struct vstate *cur = env->cur;
+	int err;
+
+	if (!cur->parent)
+		return 0;
+	err = mark_all_precise_from(env, cur);
+	for (uint32_t fr = 0; !err && fr <= cur->curframe; fr++)
+		err = stack_live_read(env, fr, ~0ull);
+	return err;
+}
+
+static int join_into(struct vet_env *env, struct join_walk *w, struct join_site *s,
+		     uint32_t d, bool back_edge)
+{
+	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL : &w->thr };
+	bool widen = back_edge && s->growths >= JOIN_WIDEN_AFTER;
+	bool changed;
+	int err = join_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL, &changed);
+
+	if (err)
+		return err;
+	if (changed && back_edge) {
+		env->stats.join_loop_joins++;
+		s->growths++;
+		env->stats.join_widenings += widen;
+	}
+	if (changed && !s->disj[d]->queued)
+		err = heap_push(env, w, s, d, back_edge);
+	return err ? err : 1;
+}
+
+/* A trip that moved a pointer: an interval cannot tie the pointer to
+ * the counter that bounds the loop, only the trips walked one by one can
+ * (the kernel's way). */
+static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
+{
+	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
+	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
+
+	for (int r = 0; r < BPF_REG_FP; r++)
+		if (a->regs[r].type != SCALAR_VALUE && a->regs[r].type != NOT_INIT &&
+		    (a->regs[r].off != b->regs[r].off || !bounds_equal(&a->regs[r].b, &b->regs[r].b)))
+			return true;
+	for (int k = 0; k < slots / BPF_REG_SIZE; k++) {
+		const struct reg_state *x = &stack_slot_at(a, k)->spilled_ptr;
+		const struct reg_state *y = &stack_slot_at(b, k)->spilled_ptr;
+
+		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
+		    x->type != SCALAR_VALUE && x->type != NOT_INIT &&
+		    (x->off != y->off || !bounds_equal(&x->b, &y->b)))
+			return true;
+	}
+	return false;
+}
+
+/* A loop head keeps one summary: its passes are then one sequence. A
+ * head that cannot (shapes differ, or a pointer moves) is walked trip by
+ * trip: every arrival is queued as it is, and its trips end by the
+ * program's own bounds (or at the complexity limit). */
+static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
+
+	if (!s->ndisj || s->exact) {
+		int err = add_disjunct(env, w, s, back_edge);
+
+		return err ? err : 1;
+	}
+	if (!join_shapes_equal(&s->disj[0]->st, env->cur) ||
+	    (back_edge && pointer_moved(&s->disj[0]->st, env->cur))) {
+		int err;
+
+		s->exact = true;
+		env->stats.join_exact_heads++;
+		err = add_disjunct(env, w, s, back_edge);
+		return err ? err : 1;
+	}
+	if (back_edge && s->pass)
+		note_trip(s->pass, env->cur);
+	return join_into(env, w, s, 0, back_edge);
+}
+
+/*
+ * Called before the walk simulates insn idx. Returns 1 when the path
+ * ended by joining a site, 0 when the walk goes on (no site here), 2
+ * when it goes on past a site with all its shapes taken (the kernel's
+ * checkpoints then prune there), or a negative errno.
+ */
+int join_visit(struct vet_env *env, uint32_t idx)
+{
+	struct join_walk *w = env->join;
+	struct join_site *s;
+	int err;
+
+	if (w->resumed_at == idx) {
+		w->resumed_at = -1;
+		return 0;
+	}
+	w->resumed_at = -1;
+	if (!w->loop_of[idx] && (w->preds[idx] < 2 || (env->opts_off & BPFVET_NO_JOIN_POINTS)))
+		return 0;
+	s = site_get(env, w, env->cur, idx);
+	if (!s)
+		return -ENOMEM;
+	err = protect_checkpoints(env);
+	if (err)
+		return err;
+	drop_dead_regs(env, env->cur);
+	env->stats.join_arrivals++;
+	if (s->loop)
+		return visit_head(env, w, s);
+	for (uint32_t d = 0; d < s->ndisj; d++) {
+		if (!join_shapes_equal(&s->disj[d]->st, env->cur))
+			continue;
+		return join_into(env, w, s, d, false);
+	}
+	if (s->ndisj == JOIN_DISJ_MAX)
+		return 2;
+	err = add_disjunct(env, w, s, false);
+	return err ? err : 1;
+}
+
+/* Resumes the first queued summary as the current state. Returns
+ * -ENOENT when none is queued. */
+int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
+{
+	struct join_walk *w = env->join;
+	struct join_entry e;
+	struct join_disj *d;
+	int err;
+
+	if (!w || !w->heap_cnt)
+		return -ENOENT;
+	e = heap_pop(w);
+	d = e.site->disj[e.disj];
+	d->queued = false;
+	if (e.site->loop)
+		reset_body(env, w, e.site);
+	state_clear(env, env->cur);
+	err = state_copy(env, env->cur, &d->st);
+	if (err)
+		return err;
+	env->cur->branches = 1;
+	/* A trip of an exact head is walked once: its summary goes. */
+	if (e.site->exact)
+		state_clear(env, &d->st);
+	if (e.site->loop && !e.site->exact) {
+		err = start_pass(env, e.site);
+		if (err)
+			return err;
+	}
+	env->segment_gen++;
+	env->insn_idx = e.site->insn;
+	*prev_insn_idx = e.site->insn;
+	w->resumed_at = e.site->insn;
+	env->stats.join_resumes++;
+	return 0;
+}
+
+/* At the end of the walk: did the last pass of every loop prove that its
+ * trips end? */
+int join_finish(struct vet_env *env)
+{
+	struct join_walk *w = env->join;
+
+	if (!w)
+		return 0;
+	for (struct join_site *s = w->all; s; s = s->all_next) {
+		if (!s->loop || s->exact || pass_terminates(s->pass))
+			continue;
+		verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
+			s->insn);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Where the walk stays the kernel's: loops the kernel bounds by other
+ * means (iterators, callbacks, may_goto) keep their own convergence. */
+static bool joinable_program(const struct vet_env *env)
+{
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		const struct insn_aux *a = &env->aux[i];
+
+		if (a->calls_callback || a->is_iter_next ||
+		    env->insns[i].code == (BPF_JMP | BPF_JCOND))
+			return false;
+	}
+	return true;
+}
+
+int join_init(struct vet_env *env)
+{
+	struct join_walk *w;
+	int err;
+
+	if (!env->join_mode)
+		return 0;
+	if (!joinable_program(env)) {
+		env->join_mode = false;
+		return 0;
+	}
+	w = vet_calloc(env, 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	env->join = w;
+	w->resumed_at = -1;
+	w->rank = vet_calloc(env, env->insn_cnt, sizeof(*w->rank));
+	w->preds = vet_calloc(env, env->insn_cnt, sizeof(*w->preds));
+	w->buckets = vet_calloc(env, env->insn_cnt, sizeof(*w->buckets));
+	if (!w->rank || !w->preds || !w->buckets)
+		return -ENOMEM;
+	err = compute_ranks(env, w);
+	if (!err)
+		err = join_loops_init(env, w);
+	if (err == 1) {
+		/* An irreducible loop: the kernel's walk. */
+		join_free(env);
+		env->join_mode = false;
+		return 0;
+	}
+	return err;
+}
+
+void join_free(struct vet_env *env)
+{
+	struct join_walk *w = env->join;
+	struct join_site *s, *next;
+
+	if (!w)
+		return;
+	for (s = w->all; s; s = next) {
+		next = s->all_next;
+		site_clear(env, s);
+		vet_free(env, s);
+	}
+	join_loops_free(env, w);
+	vet_free(env, w->buckets);
+	vet_free(env, w->rank);
+	vet_free(env, w->preds);
+	vet_free(env, w->heap);
+	vet_free(env, w);
+	env->join = NULL;
+}
