@@ -9,6 +9,8 @@
 #include "prune.h"
 
 #define JOIN_DISJ_MAX 8
+/* Finished trips a new trip is compared with, newest first. */
+#define TRIP_PRUNE_MAX 64
 /* Back-edge growths of a loop head before it widens. */
 #define JOIN_WIDEN_AFTER 2
 /* Head values tracked for termination: r0-r9 and 64 stack slots. */
@@ -43,6 +45,14 @@ struct join_pass {
 struct join_disj {
 	struct vstate st;
 	bool queued;
+	/* A trip of a head walked trip by trip: the trip it came from, its
+	 * trips not finished yet, whether its own walk is over, and whether
+	 * everything it leads to is (then a later trip may prune on it). */
+	struct join_disj *parent;
+	uint32_t pending;
+	bool walked;
+	bool finished;
+	uint32_t widen_run;	/* trips in a row that widened a value */
 };
 
 struct join_site {
@@ -57,6 +67,13 @@ struct join_site {
 	uint32_t growths;		/* a loop head's, over all passes */
 	/* A loop head walked trip by trip: each arrival its own summary. */
 	bool exact;
+	struct join_disj *trip;		/* the trip being walked */
+	struct join_disj *finished[TRIP_PRUNE_MAX];	/* newest trips done */
+	uint32_t nfinished;
+	/* A loop head's forward arrivals, joined: where it starts again
+	 * trip by trip when a merged pass fails. */
+	struct vstate *entry;
+	bool no_restart;
 	uint32_t ndisj, cap;
 	struct join_disj **disj;
 };
@@ -82,6 +99,10 @@ struct join_walk {
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */
 	struct join_thresholds thr;
+	/* Loop heads whose pass or trip is being walked, innermost last: a
+	 * pass ends when the queue moves past its loop's body. */
+	struct join_site **win;
+	uint32_t nwin, win_cap;
 };
 
 /* join_loops.c */

@@ -203,24 +203,47 @@ static bool is_cond_jump_k(const struct bpfvet_insn *insn)
 	       op != BPF_JA && op != BPF_CALL && op != BPF_EXIT && op != BPF_JCOND;
 }
 
-/* Every constant a conditional jump compares with, and its neighbours:
- * the bounds a loop's counters can stop at. */
+/* A constant loaded into a register (which a jump may compare with):
+ * 64-bit immediates and moves of an immediate. */
+static bool const_load(const struct bpfvet_insn *insn, int64_t *c)
+{
+	if (insn->code == (BPF_LD | BPF_IMM | BPF_DW) && !insn->src_reg) {
+		*c = (int64_t)(((uint64_t)(uint32_t)insn[1].imm << 32) | (uint32_t)insn->imm);
+		return true;
+	}
+	if (insn->code == (BPF_ALU64 | BPF_MOV | BPF_K) || insn->code == (BPF_ALU | BPF_MOV | BPF_K)) {
+		*c = insn->imm;
+		return true;
+	}
+	return false;
+}
+
+static bool threshold_source(const struct vet_env *env, uint32_t i, int64_t *c)
+{
+	if (is_cond_jump_k(&env->insns[i])) {
+		*c = env->insns[i].imm;
+		return true;
+	}
+	return i + 1 < env->insn_cnt && const_load(&env->insns[i], c);
+}
+
+/* Every constant a conditional jump compares with or a register is set
+ * to, and its neighbours: the bounds a loop's counters can stop at. */
 static int collect_thresholds(struct vet_env *env, struct join_walk *w)
 {
 	size_t cap = 1, n = 1;
 	struct join_thresholds *t = &w->thr;
+	int64_t c;
 
 	for (uint32_t i = 0; i < env->insn_cnt; i++)
-		cap += is_cond_jump_k(&env->insns[i]) * 3;
+		cap += threshold_source(env, i, &c) * 3;
 	for (int v = 0; v < 4; v++) {
 		t->v[v] = vet_calloc(env, cap, sizeof(uint64_t));
 		if (!t->v[v])
 			return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
-		int64_t c = env->insns[i].imm;
-
-		if (!is_cond_jump_k(&env->insns[i]))
+		if (!threshold_source(env, i, &c))
 			continue;
 		for (int64_t d = -1; d <= 1; d++) {
 			int64_t x = c + d;
@@ -328,6 +351,9 @@ void join_widen_bounds(struct bounds *into, const struct bounds *in,
 		into->s32_max = (int32_t)thr_up_s(t, THR_S32, into->s32_max, INT32_MAX);
 	if (into->s32_min < old.s32_min)
 		into->s32_min = (int32_t)thr_down_s(t, THR_S32, into->s32_min, INT32_MIN);
+	/* The tnum must hold the widened range too, or the sync would pull
+	 * the bounds back one bit at a time (a pass per bit). */
+	into->var_off = tnum_union(into->var_off, tnum_range(into->umin, into->umax));
 	bounds_sync(into);
 }
 

@@ -37,6 +37,7 @@ bool join_enabled(const struct vet_env *env);
 int join_visit(struct vet_env *env, uint32_t idx);
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);
+int join_recover(struct vet_env *env, int err);
 
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);

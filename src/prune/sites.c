@@ -85,7 +85,7 @@ static uint32_t entry_key(const struct join_entry *e, uint32_t i)
 	return i < e->site->curframe ? e->site->key[i] : e->last_key;
 }
 
-static bool entry_less(const struct join_entry *a, const struct join_entry *b)
+static int key_cmp(const struct join_entry *a, const struct join_entry *b)
 {
 	uint32_t n = a->site->curframe < b->site->curframe ? a->site->curframe : b->site->curframe;
 
@@ -93,10 +93,24 @@ static bool entry_less(const struct join_entry *a, const struct join_entry *b)
 		uint32_t x = entry_key(a, i), y = entry_key(b, i);
 
 		if (x != y)
-			return x < y;
+			return x < y ? -1 : 1;
 	}
 	if (a->site->curframe != b->site->curframe)
-		return a->site->curframe < b->site->curframe;
+		return a->site->curframe < b->site->curframe ? -1 : 1;
+	return 0;
+}
+
+/* Equal keys: first come, first served; but the trips of a head walked
+ * trip by trip go newest first, depth-first as the kernel's, so that a
+ * trip's descendants finish before its siblings start. */
+static bool entry_less(const struct join_entry *a, const struct join_entry *b)
+{
+	int c = key_cmp(a, b);
+
+	if (c)
+		return c < 0;
+	if (a->site == b->site && a->site->exact)
+		return a->seq > b->seq;
 	return a->seq < b->seq;
 }
 
@@ -214,6 +228,13 @@ static void site_clear(struct vet_env *env, struct join_site *s)
 	s->disj = NULL;
 	s->ndisj = 0;
 	s->cap = 0;
+	s->trip = NULL;
+	s->nfinished = 0;
+	if (s->entry) {
+		state_clear(env, s->entry);
+		vet_free(env, s->entry);
+		s->entry = NULL;
+	}
 	vet_free(env, s->pass);
 	s->pass = NULL;
 	s->growths = 0;
@@ -232,7 +253,7 @@ static void make_summary(struct vstate *st, uint32_t insn)
 }
 
 static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_site *s,
-			bool back_edge)
+			const struct vstate *src, bool back_edge)
 {
 	struct join_disj *d;
 	int err;
@@ -250,7 +271,7 @@ static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_si
 	if (!d)
 		return -ENOMEM;
 	s->disj[s->ndisj++] = d;
-	err = state_copy(env, &d->st, env->cur);
+	err = state_copy(env, &d->st, src);
 	if (err)
 		return err;
 	make_summary(&d->st, s->insn);
@@ -435,6 +456,8 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 	if (changed && back_edge) {
 		env->stats.join_loop_joins++;
 		s->growths++;
+		if (s->pass)
+			s->pass->growths++;
 		env->stats.join_widenings += widen;
 	}
 	if (changed && !s->disj[d]->queued)
@@ -466,6 +489,118 @@ static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
 	return false;
 }
 
+/* Keeps the join of the head's forward arrivals (shapes that differ
+ * leave the first one: the head then has no entry to start again from). */
+static int note_entry(struct vet_env *env, struct join_site *s)
+{
+	bool changed;
+	int err;
+
+	if (s->entry) {
+		err = join_states(env, s->entry, env->cur, NULL, &changed);
+		if (err == 1)
+			s->no_restart = true;
+		return err < 0 ? err : 0;
+	}
+	s->entry = vet_calloc(env, 1, sizeof(*s->entry));
+	if (!s->entry)
+		return -ENOMEM;
+	err = state_copy(env, s->entry, env->cur);
+	if (!err)
+		make_summary(s->entry, s->insn);
+	return err;
+}
+
+/* Ancestors a returning trip is compared with for an endless loop. */
+#define TRIP_LOOP_DEPTH 8
+static void finish_trips(struct join_site *s, struct join_disj *d)
+{
+	while (d && d->walked && !d->pending && !d->finished) {
+		d->finished = true;
+		s->finished[s->nfinished++ % TRIP_PRUNE_MAX] = d;
+		d = d->parent;
+		if (d)
+			d->pending--;
+	}
+}
+
+static uint64_t width_of(const struct reg_state *r)
+{
+	return r->type == SCALAR_VALUE ? r->b.umax - r->b.umin : 0;
+}
+
+/* Trips one after another that widened some value: past this many, the
+ * trips are taken to widen without end. Trips walked one by one are
+ * meant to follow exact values; values that keep widening instead (paths
+ * merged inside the body) may never meet the loop's exit. */
+#define TRIP_WIDEN_RUN 32
+
+/* Does trip b widen a value of its parent trip a? */
+static bool trip_widens(const struct vstate *a, const struct vstate *b)
+{
+	const struct func_state *fa = a->frame[a->curframe], *fb = b->frame[b->curframe];
+
+	if (a->curframe != b->curframe)
+		return false;
+	for (int r = 0; r < BPF_REG_FP; r++)
+		if (width_of(&fb->regs[r]) > width_of(&fa->regs[r]))
+			return true;
+	return false;
+}
+
+static int add_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
+		    bool back_edge, uint32_t run)
+{
+	struct join_disj *parent = back_edge ? s->trip : NULL;
+	int err = add_disjunct(env, w, s, env->cur, back_edge);
+
+	if (err)
+		return err;
+	s->disj[s->ndisj - 1]->parent = parent;
+	s->disj[s->ndisj - 1]->widen_run = run;
+	if (parent)
+		parent->pending++;
+	return 1;
+}
+
+/*
+ * An arrival at a head walked trip by trip. As in the kernel's walk, a
+ * trip that comes back exactly to the state of a trip it descends from
+ * loops forever, and a trip inside one whose every continuation was
+ * walked (finished) needs no walk of its own. An unfinished trip proves
+ * nothing: it may lead back here.
+ */
+static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
+		      bool back_edge)
+{
+	struct join_disj *a = back_edge ? s->trip : NULL;
+	uint32_t checked = 0;
+
+	uint32_t run = a && trip_widens(&a->st, env->cur) ? a->widen_run + 1 : 0;
+
+	if (run >= TRIP_WIDEN_RUN) {
+		verbose(env, "join: the trips of the loop at insn %u widen without end\n", s->insn);
+		return -E2BIG;
+	}
+	for (int depth = 0; a && depth < TRIP_LOOP_DEPTH; depth++, a = a->parent) {
+		if (states_maybe_looping(&a->st, env->cur) &&
+		    states_equal(env, &a->st, env->cur, EXACT)) {
+			verbose(env, "join: a trip of the loop at insn %u comes back to where it started\n",
+				s->insn);
+			return -EINVAL;
+		}
+	}
+	for (; checked < TRIP_PRUNE_MAX && checked < s->nfinished; checked++) {
+		const struct join_disj *f = s->finished[(s->nfinished - 1 - checked) % TRIP_PRUNE_MAX];
+
+		if (states_equal(env, &f->st, env->cur, RANGE_WITHIN)) {
+			env->stats.join_trip_prunes++;
+			return 1;
+		}
+	}
+	return add_trip(env, w, s, back_edge, run);
+}
+
 /* A loop head keeps one summary: its passes are then one sequence. A
  * head that cannot (shapes differ, or a pointer moves) is walked trip by
  * trip: every arrival is queued as it is, and its trips end by the
@@ -474,8 +609,16 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
 
-	if (!s->ndisj || s->exact) {
-		int err = add_disjunct(env, w, s, back_edge);
+	if (!back_edge) {
+		int err = note_entry(env, s);
+
+		if (err)
+			return err;
+	}
+	if (s->exact)
+		return visit_trip(env, w, s, back_edge);
+	if (!s->ndisj) {
+		int err = add_disjunct(env, w, s, env->cur, back_edge);
 
 		return err ? err : 1;
 	}
@@ -485,8 +628,8 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 
 		s->exact = true;
 		env->stats.join_exact_heads++;
-		err = add_disjunct(env, w, s, back_edge);
-		return err ? err : 1;
+		err = add_trip(env, w, s, back_edge, 0);
+		return err;
 	}
 	if (back_edge && s->pass)
 		note_trip(s->pass, env->cur);
@@ -529,8 +672,160 @@ int join_visit(struct vet_env *env, uint32_t idx)
 	}
 	if (s->ndisj == JOIN_DISJ_MAX)
 		return 2;
-	err = add_disjunct(env, w, s, false);
+	err = add_disjunct(env, w, s, env->cur, false);
 	return err ? err : 1;
+}
+
+/* Drops the queued summaries of head s and of its loop's body. */
+static void dequeue_loop(struct join_walk *w, const struct join_site *s)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < w->heap_cnt; i++) {
+		struct join_entry *e = &w->heap[i];
+
+		if (e->site == s || site_in_loop(s, e->site)) {
+			e->site->disj[e->disj]->queued = false;
+			continue;
+		}
+		w->heap[n++] = *e;
+	}
+	w->heap_cnt = n;
+	/* Re-establish the heap order over what is left. */
+	for (uint32_t i = n / 2; i-- > 0;) {
+		uint32_t j = i;
+
+		for (;;) {
+			uint32_t l = 2 * j + 1, r = l + 1, m = j;
+
+			if (l < n && entry_less(&w->heap[l], &w->heap[m]))
+				m = l;
+			if (r < n && entry_less(&w->heap[r], &w->heap[m]))
+				m = r;
+			if (m == j)
+				break;
+			heap_swap(w->heap, j, m);
+			j = m;
+		}
+	}
+}
+
+/*
+ * A merged loop failed (its last pass proved no bound on its trips, or a
+ * check inside it failed on the merged values): the loop starts again
+ * from its entry, trip by trip. What the merged passes sent past the loop
+ * stays where it arrived: it over-approximates, so it costs precision
+ * at worst. Returns 0, or -ENOENT when the head cannot start again.
+ */
+static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	struct vstate *entry = s->entry;
+	int err;
+
+	if (!entry || s->no_restart || s->exact)
+		return -ENOENT;
+	/* Windows inside s's (and s's own, if still open) go with it. */
+	for (uint32_t i = w->nwin; i-- > 0;) {
+		if (w->win[i] == s) {
+			w->nwin = i;
+			break;
+		}
+	}
+	dequeue_loop(w, s);
+	reset_body(env, w, s);
+	s->entry = NULL;
+	site_clear(env, s);
+	s->entry = entry;
+	s->exact = true;
+	env->stats.join_restarts++;
+	err = add_disjunct(env, w, s, entry, false);
+	return err < 0 ? err : 0;
+}
+
+/* The innermost loop head being walked by merged passes. */
+static struct join_site *innermost_merged(const struct join_walk *w)
+{
+	for (uint32_t i = w->nwin; i-- > 0;)
+		if (!w->win[i]->exact && w->win[i]->growths)
+			return w->win[i];
+	return NULL;
+}
+
+/*
+ * A check failed on the current path. When the path comes from merged
+ * trips of a loop, the loop starts again trip by trip instead; returns 0
+ * then (the caller drops the path and those pending), else err.
+ */
+int join_recover(struct vet_env *env, int err)
+{
+	struct join_walk *w = env->join;
+	struct join_site *s;
+
+	if (!w || env->unsupported || (err != -EACCES && err != -EINVAL))
+		return err;
+	s = innermost_merged(w);
+	if (!s || restart_trip_by_trip(env, w, s))
+		return err;
+	verbose(env, "join: the loop at insn %u starts again, trip by trip\n", s->insn);
+	return 0;
+}
+
+/* The pass or trip of loop head s is over: its body's work is done. */
+static int close_window(struct vet_env *env, struct join_site *s)
+{
+	if (s->exact) {
+		if (s->trip) {
+			s->trip->walked = true;
+			finish_trips(s, s->trip);
+			s->trip = NULL;
+		}
+		return 0;
+	}
+	/* A pass that grew the summary is followed by another. */
+	if (!s->pass || s->pass->growths || pass_terminates(s->pass))
+		return 0;
+	verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
+		s->insn);
+	return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
+}
+
+/* Closes the windows the queue has moved past (all of them when it is
+ * empty). Closing one may queue work again (a loop starting over). */
+static int close_windows(struct vet_env *env, struct join_walk *w)
+{
+	while (w->nwin) {
+		struct join_site *s = w->win[w->nwin - 1];
+		struct join_entry end = { s, 0, 2 * s->loop->end_rank + 1, 0 };
+		int err;
+
+		if (w->heap_cnt && key_cmp(&w->heap[0], &end) < 0)
+			break;
+		w->nwin--;
+		err = close_window(env, s);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int open_window(struct vet_env *env, struct join_walk *w, struct join_site *s,
+		       struct join_disj *d)
+{
+	if (w->nwin == w->win_cap) {
+		uint32_t cap = w->win_cap ? w->win_cap * 2 : 8;
+		struct join_site **v = vet_reallocarray(env, w->win, cap, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		w->win = v;
+		w->win_cap = cap;
+	}
+	w->win[w->nwin++] = s;
+	if (s->exact) {
+		s->trip = d;
+		return 0;
+	}
+	return start_pass(env, s);
 }
 
 /* Resumes the first queued summary as the current state. Returns
@@ -542,7 +837,12 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	struct join_disj *d;
 	int err;
 
-	if (!w || !w->heap_cnt)
+	if (!w)
+		return -ENOENT;
+	err = close_windows(env, w);
+	if (err)
+		return err;
+	if (!w->heap_cnt)
 		return -ENOENT;
 	e = heap_pop(w);
 	d = e.site->disj[e.disj];
@@ -554,11 +854,8 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	if (err)
 		return err;
 	env->cur->branches = 1;
-	/* A trip of an exact head is walked once: its summary goes. */
-	if (e.site->exact)
-		state_clear(env, &d->st);
-	if (e.site->loop && !e.site->exact) {
-		err = start_pass(env, e.site);
+	if (e.site->loop) {
+		err = open_window(env, w, e.site, d);
 		if (err)
 			return err;
 	}
@@ -652,6 +949,7 @@ void join_free(struct vet_env *env)
 	vet_free(env, w->rank);
 	vet_free(env, w->preds);
 	vet_free(env, w->heap);
+	vet_free(env, w->win);
 	vet_free(env, w);
 	env->join = NULL;
 }

@@ -387,6 +387,8 @@ struct verifier_stats {
 	uint64_t join_widenings;
 	uint64_t join_exact_heads;
 	uint64_t join_loop_joins;	/* trips merged into a loop head */
+	uint64_t join_trip_prunes;
+	uint64_t join_restarts;		/* merged loops started again */
 };
 
 /* The function a BTF-based program attaches to, in the target BTF

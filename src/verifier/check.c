@@ -765,6 +765,12 @@ int do_check(struct vet_env *env)
 				err = 0;
 			}
 		}
+		if (err && env->join && !join_recover(env, err)) {
+			/* The loop this path came from starts again. */
+			free_pending_paths(env);
+			path_done = true;
+			err = 0;
+		}
 		if (err)
 			return err;
 		if (env->guide) {

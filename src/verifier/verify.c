@@ -522,7 +522,8 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 	memset(&o, 0, sizeof(o));
 	memcpy(&o, opts, osz);
 	o.sz = sizeof(o);
-	if (res->join_widened_insns && !(o.disable & BPFVET_NO_LOOP_WIDEN)) {
+	/* A walk out of room gains nothing from another joined walk. */
+	if (res->join_widened_insns && !(o.disable & BPFVET_NO_LOOP_WIDEN) && res->err != -E2BIG) {
 		memcpy(&prev, res, sizeof(prev));
 		o.disable |= BPFVET_NO_LOOP_WIDEN;
 		log_note(&o, "--- joined walk, loops trip by trip ---\n");
