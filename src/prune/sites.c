@@ -190,6 +190,31 @@ static bool site_matches(const struct join_site *s, const struct vstate *st, uin
 	return true;
 }
 
+static bool site_in_loop(const struct join_site *s, const struct join_site *t);
+
+/* A site is first reached from a pass or trip of each loop around it
+ * (a loop's head dominates its body): it joins their lists then. */
+static int note_body_site(struct vet_env *env, struct join_walk *w, struct join_site *t)
+{
+	for (uint32_t i = 0; i < w->nwin; i++) {
+		struct join_site *h = w->win[i];
+
+		if (!site_in_loop(h, t))
+			continue;
+		if (h->nbody == h->body_cap) {
+			uint32_t cap = h->body_cap ? h->body_cap * 2 : 16;
+			struct join_site **v = vet_reallocarray(env, h->body, cap, sizeof(*v));
+
+			if (!v)
+				return -ENOMEM;
+			h->body = v;
+			h->body_cap = cap;
+		}
+		h->body[h->nbody++] = t;
+	}
+	return 0;
+}
+
 static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 				  const struct vstate *st, uint32_t insn)
 {
@@ -215,7 +240,7 @@ static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 	s->all_next = w->all;
 	w->all = s;
 	env->stats.join_sites++;
-	return s;
+	return note_body_site(env, w, s) ? NULL : s;
 }
 
 static void site_clear(struct vet_env *env, struct join_site *s)
@@ -299,12 +324,13 @@ static bool site_in_loop(const struct join_site *s, const struct join_site *t)
 /* A new pass from a loop head: the body's sites start afresh, so that
  * the pass walks every trip from this summary, with this pass's names
  * for the head's values. A site still queued is left as it is. */
-static void reset_body(struct vet_env *env, struct join_walk *w, const struct join_site *s)
+static void reset_body(struct vet_env *env, const struct join_site *s)
 {
-	for (struct join_site *t = w->all; t; t = t->all_next) {
+	for (uint32_t i = 0; i < s->nbody; i++) {
+		struct join_site *t = s->body[i];
 		bool queued = false;
 
-		if (!t->ndisj || !site_in_loop(s, t))
+		if (!t->ndisj)
 			continue;
 		for (uint32_t d = 0; d < t->ndisj; d++)
 			queued |= t->disj[d]->queued;
@@ -513,11 +539,22 @@ static int note_entry(struct vet_env *env, struct join_site *s)
 
 /* Ancestors a returning trip is compared with for an endless loop. */
 #define TRIP_LOOP_DEPTH 8
-static void finish_trips(struct join_site *s, struct join_disj *d)
+/* A finished trip leaves the ring of those compared with: nothing reads
+ * its state any more (its descendants are finished too). */
+static void remember_finished(struct vet_env *env, struct join_site *s, struct join_disj *d)
+{
+	struct join_disj **slot = &s->finished[s->nfinished++ % TRIP_PRUNE_MAX];
+
+	if (s->nfinished > TRIP_PRUNE_MAX)
+		state_clear(env, &(*slot)->st);
+	*slot = d;
+}
+
+static void finish_trips(struct vet_env *env, struct join_site *s, struct join_disj *d)
 {
 	while (d && d->walked && !d->pending && !d->finished) {
 		d->finished = true;
-		s->finished[s->nfinished++ % TRIP_PRUNE_MAX] = d;
+		remember_finished(env, s, d);
 		d = d->parent;
 		if (d)
 			d->pending--;
@@ -732,7 +769,7 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 		}
 	}
 	dequeue_loop(w, s);
-	reset_body(env, w, s);
+	reset_body(env, s);
 	s->entry = NULL;
 	site_clear(env, s);
 	s->entry = entry;
@@ -776,7 +813,7 @@ static int close_window(struct vet_env *env, struct join_site *s)
 	if (s->exact) {
 		if (s->trip) {
 			s->trip->walked = true;
-			finish_trips(s, s->trip);
+			finish_trips(env, s, s->trip);
 			s->trip = NULL;
 		}
 		return 0;
@@ -848,7 +885,7 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	d = e.site->disj[e.disj];
 	d->queued = false;
 	if (e.site->loop)
-		reset_body(env, w, e.site);
+		reset_body(env, e.site);
 	state_clear(env, env->cur);
 	err = state_copy(env, env->cur, &d->st);
 	if (err)
@@ -942,6 +979,7 @@ void join_free(struct vet_env *env)
 	for (s = w->all; s; s = next) {
 		next = s->all_next;
 		site_clear(env, s);
+		vet_free(env, s->body);
 		vet_free(env, s);
 	}
 	join_loops_free(env, w);
