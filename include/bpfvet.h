@@ -479,9 +479,11 @@ struct bpfvet_result {
 	uint64_t join_sites;		/* sites where paths were merged */
 	uint64_t join_arrivals;		/* paths merged into them */
 	uint64_t join_resumes;		/* summaries walked on */
-	/* The joined walk that failed first, with loops merged (before a
-	 * second joined walk, trip by trip), or 0 and empty. */
-	uint64_t join_widened_insns;
+	uint64_t join_loop_merges;	/* trips merged into a loop head */
+	/* When a first joined walk, loops merged, rejected and a second one
+	 * took every loop trip by trip: the first walk's instructions (part
+	 * of join_insns); 0 otherwise. */
+	uint64_t join_rewalk_insns;
 	char join_error[256];		/* the joined walk's rejection */
 };
 #define bpfvet_result__last_field join_error

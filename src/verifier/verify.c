@@ -475,8 +475,7 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 	res->join_arrivals = env->stats.join_arrivals;
 	res->join_resumes = env->stats.join_resumes;
 	snprintf(res->join_error, sizeof(res->join_error), "%s", res->error);
-	/* Internal: whether walking the loops trip by trip may do better. */
-	res->join_widened_insns = env->stats.join_loop_joins;
+	res->join_loop_merges = env->stats.join_loop_joins;
 }
 
 /*
@@ -490,13 +489,40 @@ static void add_walk(struct bpfvet_result *res, const struct bpfvet_result *prev
 {
 	res->insns_processed += prev->insns_processed;
 	res->duration_ns += prev->duration_ns;
-	res->join_widened_insns = prev->join_widened_insns;
+	res->join_loop_merges += prev->join_loop_merges;
+	res->join_rewalk_insns = prev->join_rewalk_insns;
 }
 
 static void log_note(const struct bpfvet_verify_opts *o, const char *text)
 {
 	if (o->log_fn && o->log_level)
 		o->log_fn(o->log_ctx, text, strlen(text));
+}
+
+/* The joined walks rejected: the kernel's exact walk decides. */
+static int fall_back_exact(const struct bpfvet_program *prog, struct bpfvet_verify_opts *o,
+			   struct bpfvet_result *res)
+{
+	struct bpfvet_result joined;
+	int err;
+
+	memcpy(&joined, res, sizeof(joined));
+	o->explore = BPFVET_EXPLORE_KERNEL;
+	log_note(o, "--- exact walk ---\n");
+	err = verify_traced(prog, o, res, NULL);
+	if (err)
+		return err;
+	res->exact_insns = res->insns_processed;
+	add_walk(res, &joined);
+	res->explore = BPFVET_EXPLORE_JOIN;
+	res->fallback = true;
+	res->join_verdict = joined.join_verdict;
+	res->join_insns = joined.join_insns;
+	res->join_sites = joined.join_sites;
+	res->join_arrivals = joined.join_arrivals;
+	res->join_resumes = joined.join_resumes;
+	memcpy(res->join_error, joined.join_error, sizeof(res->join_error));
+	return 0;
 }
 
 /*
@@ -523,7 +549,7 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 	memcpy(&o, opts, osz);
 	o.sz = sizeof(o);
 	/* A walk out of room gains nothing from another joined walk. */
-	if (res->join_widened_insns && !(o.disable & BPFVET_NO_LOOP_WIDEN) && res->err != -E2BIG) {
+	if (res->join_loop_merges && !(o.disable & BPFVET_NO_LOOP_WIDEN) && res->err != -E2BIG) {
 		memcpy(&prev, res, sizeof(prev));
 		o.disable |= BPFVET_NO_LOOP_WIDEN;
 		log_note(&o, "--- joined walk, loops trip by trip ---\n");
@@ -531,30 +557,14 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 		if (err)
 			return err;
 		add_walk(res, &prev);
-		res->join_widened_insns = prev.insns_processed;
+		res->join_rewalk_insns = prev.insns_processed;
 		res->join_insns = res->insns_processed;
 		if (res->verdict != BPFVET_REJECTED)
 			return 0;
 	}
 	if (o.disable & BPFVET_NO_FALLBACK)
 		return 0;
-	memcpy(&prev, res, sizeof(prev));
-	o.explore = BPFVET_EXPLORE_KERNEL;
-	log_note(&o, "--- exact walk ---\n");
-	err = verify_traced(prog, &o, res, NULL);
-	if (err)
-		return err;
-	res->exact_insns = res->insns_processed;
-	add_walk(res, &prev);
-	res->explore = BPFVET_EXPLORE_JOIN;
-	res->fallback = true;
-	res->join_verdict = prev.join_verdict;
-	res->join_insns = prev.join_insns;
-	res->join_sites = prev.join_sites;
-	res->join_arrivals = prev.join_arrivals;
-	res->join_resumes = prev.join_resumes;
-	memcpy(res->join_error, prev.join_error, sizeof(res->join_error));
-	return 0;
+	return fall_back_exact(prog, &o, res);
 }
 
 int bpfvet_program__verify(const struct bpfvet_program *prog,
