@@ -927,10 +927,12 @@ int join_finish(struct vet_env *env)
 static bool joinable_program(const struct vet_env *env)
 {
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
-		const struct insn_aux *a = &env->aux[i];
+		const struct bpfvet_insn *insn = &env->insns[i];
+		bool kfunc = insn->code == (BPF_JMP | BPF_CALL) &&
+			     insn->src_reg == BPF_PSEUDO_KFUNC_CALL;
 
-		if (a->calls_callback || a->is_iter_next ||
-		    env->insns[i].code == (BPF_JMP | BPF_JCOND))
+		if (env->aux[i].calls_callback || insn->code == (BPF_JMP | BPF_JCOND) ||
+		    (kfunc && (kfunc_is_iter_next(env, insn) || kfunc_is_sync_callback(env, insn))))
 			return false;
 	}
 	return true;
