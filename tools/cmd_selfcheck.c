@@ -24,6 +24,7 @@ struct selfcheck_args {
 	uint64_t seed;
 	struct caps_args caps;
 	const char *fault;
+	enum bpfvet_explore explore;
 	struct open_args open;
 	/* Totals over the programs: what a corpus measure adds up. */
 	uint64_t progs, progs_checked, progs_rejected, progs_unrun;
@@ -41,6 +42,8 @@ static void selfcheck_usage(FILE *f)
 		"  -t TYPE        program type for every program\n"
 		"  -n RUNS        runs per program (default 100)\n"
 		"  --seed S       the runs' seed (default 0): a report names (seed, run)\n"
+		"  --explore=join check the joined walk's merged states instead: every\n"
+		"                 run must lie in one of those at each place paths met\n"
 		"%s%s"
 		"Exit status: 0 no violation, 1 a violation, 2 a program rejected, not\n"
 		"runnable, or errors. BPFVET_FAULT=NAME injects a fault (bpfvet_fault_name).\n",
@@ -68,6 +71,10 @@ static int selfcheck_option(int argc, char **argv, int *i, void *args)
 
 	if (caps_args_parse(s, &a->caps))
 		return 0;
+	if (!strcmp(s, "--explore=join") || !strcmp(s, "--explore=kernel")) {
+		a->explore = s[10] == 'j' ? BPFVET_EXPLORE_JOIN : BPFVET_EXPLORE_KERNEL;
+		return 0;
+	}
 	if ((!strcmp(s, "-p") || !strcmp(s, "-t") || !strcmp(s, "-n") || !strcmp(s, "--seed")) &&
 	    *i + 1 < argc) {
 		const char *v = argv[++*i];
@@ -94,6 +101,7 @@ static int selfcheck_visit(void *ctx, const char *path, struct bpfvet_program *p
 	struct selfcheck_args *a = ctx;
 	struct bpfvet_verify_opts vo = {
 		.sz = sizeof(vo), .drop_caps = a->caps.drop_caps, .fault = a->fault,
+		.explore = a->explore,
 	};
 	struct bpfvet_selfcheck_opts so = {
 		.sz = sizeof(so), .runs = a->runs, .seed = a->seed, .verify = &vo,

@@ -267,7 +267,8 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 		return join_bounds(&into->b, &in->b, wd) || changed;
 	}
 	changed = join_ids(into, in);
-	changed |= join_bounds(&into->b, &in->b, wd);
+	if (env->fault != FAULT_JOIN_HULL)
+		changed |= join_bounds(&into->b, &in->b, wd);
 	into->precise |= in->precise;
 	return changed;
 }

@@ -74,6 +74,7 @@ struct join_site {
 	 * trip by trip when a merged pass fails. */
 	struct vstate *entry;
 	bool no_restart;
+	bool overflow;		/* all shapes taken: some paths went through */
 	/* A loop head's body sites (created while it was being walked). */
 	struct join_site **body;
 	uint32_t nbody, body_cap;

@@ -545,7 +545,8 @@ static void remember_finished(struct vet_env *env, struct join_site *s, struct j
 {
 	struct join_disj **slot = &s->finished[s->nfinished++ % TRIP_PRUNE_MAX];
 
-	if (s->nfinished > TRIP_PRUNE_MAX)
+	/* The self-check reads every trip (join_keep). */
+	if (s->nfinished > TRIP_PRUNE_MAX && !env->keep_states)
 		state_clear(env, &(*slot)->st);
 	*slot = d;
 }
@@ -707,8 +708,10 @@ int join_visit(struct vet_env *env, uint32_t idx)
 			continue;
 		return join_into(env, w, s, d, false);
 	}
-	if (s->ndisj == JOIN_DISJ_MAX)
+	if (s->ndisj == JOIN_DISJ_MAX) {
+		s->overflow = true;
 		return 2;
+	}
 	err = add_disjunct(env, w, s, env->cur, false);
 	return err ? err : 1;
 }
@@ -971,6 +974,29 @@ int join_init(struct vet_env *env)
 	return err;
 }
 
+/* bpfvet selfcheck: the summaries and trips of every site where paths
+ * were merged without overflow (a site past JOIN_DISJ_MAX shapes let
+ * paths through unmerged) go to the kept states, tagged. */
+static int join_keep(struct vet_env *env, struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj && !s->overflow; d++) {
+		struct state_list *sl;
+
+		if (!s->disj[d]->st.frame[0])
+			continue;
+		sl = vet_calloc(env, 1, sizeof(*sl));
+		if (!sl)
+			return -ENOMEM;
+		sl->state = s->disj[d]->st;
+		memset(&s->disj[d]->st, 0, sizeof(s->disj[d]->st));
+		sl->state.insn_idx = s->insn;
+		sl->summary = true;
+		sl->next = env->kept;
+		env->kept = sl;
+	}
+	return 0;
+}
+
 void join_free(struct vet_env *env)
 {
 	struct join_walk *w = env->join;
@@ -978,6 +1004,9 @@ void join_free(struct vet_env *env)
 
 	if (!w)
 		return;
+	for (s = w->all; env->keep_states && s; s = s->all_next)
+		if (join_keep(env, s))
+			break;
 	for (s = w->all; s; s = next) {
 		next = s->all_next;
 		site_clear(env, s);

@@ -167,7 +167,7 @@ static int contain_ptr(struct contain *c, const char *what, const struct reg_sta
 
 static bool precise_enough(const struct contain *c, const struct reg_state *a)
 {
-	return c->mode == CONTAIN_WALK || a->precise ||
+	return c->mode != CONTAIN_CHECKPOINT || a->precise ||
 	       (c->env->opts_off & BPFVET_NO_PRECISION);
 }
 

@@ -91,6 +91,41 @@ static void check_checkpoints(struct run *r, struct vet_env *env, unsigned flags
 	}
 }
 
+static bool same_chain(const struct vstate *a, const struct vstate *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (uint32_t i = 0; i <= a->curframe; i++)
+		if (a->frame[i]->callsite != b->frame[i]->callsite)
+			return false;
+	return true;
+}
+
+/* A joined walk (--explore=join): its summaries here, for the walk's call
+ * chain, must hold the run's state, whatever the walk's state is (they
+ * are invariants, not checkpoints that prune some paths). */
+static void check_summaries(struct run *r, struct vet_env *env)
+{
+	size_t n, candidates = 0;
+	const struct vstate *const *ks = kept_at(r->kept, env->insn_idx, &n);
+	char why[640] = "", msg[700];
+
+	for (size_t i = 0; i < n; i++) {
+		if (!same_chain(ks[i], env->cur))
+			continue;
+		candidates++;
+		r->res->prune_checks++;
+		if (!contain_state(env, ks[i], r->it, r->base, CONTAIN_SUMMARY, &r->cs, why,
+				   sizeof(why)))
+			return;
+	}
+	if (!candidates)
+		return;
+	snprintf(msg, sizeof(msg), "none of the %zu states the joined walk merged here "
+		 "holds the run's (the last: %s)", candidates, why);
+	describe(r, env->insn_idx, "%s", msg);
+}
+
 /* The walk at bpf_loop's call again, after a callback returned (the
  * kernel walks the next call of the callback from there, and its
  * iterations converge there): the run is in the next call already, or
@@ -136,7 +171,9 @@ static int run_visit(void *ctx, struct vet_env *env)
 		describe(r, env->insn_idx, "%s", why);
 		return 1;
 	}
-	if (env->aux[env->insn_idx].prune_point)
+	if (r->kept->joined)
+		check_summaries(r, env);
+	else if (env->aux[env->insn_idx].prune_point)
 		check_checkpoints(r, env, 0);
 	return r->violated ? 1 : 0;
 }

@@ -26,6 +26,9 @@ enum contain_mode {
 	 * equivalence looks at (live registers, precise scalars, slots
 	 * that are not blank). */
 	CONTAIN_CHECKPOINT,
+	/* A joined walk's summary (--explore=join): as a checkpoint, but
+	 * every scalar counts, precise or not (a summary is an invariant). */
+	CONTAIN_SUMMARY,
 	/* Or'ed with one of the above: the state is the caller's at a
 	 * bpf_loop call that the walk is back at after a callback. The run
 	 * is in the callback's next call already (a frame deeper) or after

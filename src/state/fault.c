@@ -25,6 +25,8 @@ static const struct {
 	[FAULT_PRECISE_NONE] = { "precise-none", "precision: no scalar is ever marked precise" },
 	[FAULT_PRECISE_ALU] = { "precise-alu",
 				"precision: backtracking an ALU operation skips its source register" },
+	[FAULT_JOIN_HULL] = { "join-hull",
+			      "joining (--explore=join): a site keeps its first path's scalar bounds" },
 };
 
 int fault_by_name(const char *name, enum vet_fault *fault)

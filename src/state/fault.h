@@ -32,6 +32,9 @@ enum vet_fault {
 	 * operation does not reach its source register. */
 	FAULT_PRECISE_NONE,
 	FAULT_PRECISE_ALU,
+	/* Joining (--explore=join): a site keeps its first path's scalar
+	 * bounds, whatever arrives later. */
+	FAULT_JOIN_HULL,
 	FAULT_CNT
 };
 

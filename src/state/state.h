@@ -344,6 +344,9 @@ struct state_list {
 	uint32_t miss_cnt;
 	uint32_t hit_cnt;
 	bool in_free_list;
+	/* Kept for bpfvet selfcheck from a joined walk: a site's summary or
+	 * a loop trip, which every run reaching it must lie in. */
+	bool summary;
 };
 
 /* Capabilities the program is verified with. */

@@ -35,6 +35,9 @@ struct vet_kept {
 	struct vet_env *env;		/* freed, but for its memory's owner */
 	uint32_t *off;			/* insn_cnt + 1 */
 	const struct vstate **by_insn;
+	/* From a joined walk: the states are its summaries, and every run
+	 * reaching one's instruction (and call chain) lies in one of them. */
+	bool joined;
 };
 int verify_keep(const struct bpfvet_program *prog, const struct bpfvet_verify_opts *opts,
 		struct bpfvet_result *res, struct vet_kept **kept);

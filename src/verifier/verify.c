@@ -345,8 +345,7 @@ static int check_all_globals_first(struct vet_env *env)
 
 /*
  * Where joining does not apply, the walk is the kernel's: a guided walk
- * follows one path; kept checkpoints are the self-check's record of the
- * exact walk; speculative paths (unprivileged loads) and their masking
+ * follows one path; speculative paths (unprivileged loads) and their masking
  * are decided per path; and without pruning nothing is compared. The
  * beyond-kernel checkpoint placements assume the depth-first order.
  */
@@ -354,7 +353,7 @@ static void join_mode_check(struct vet_env *env)
 {
 	if (!env->join_mode)
 		return;
-	if (env->guide || env->keep_states || !env->bpf_capable || !env->bypass_spec_v1 ||
+	if (env->guide || !env->bpf_capable || !env->bypass_spec_v1 ||
 	    (env->opts_off & BPFVET_NO_PRUNE))
 		env->join_mode = false;
 	else
@@ -595,13 +594,23 @@ int verify_guided(const struct bpfvet_program *prog, const struct bpfvet_verify_
 }
 
 /* The kept checkpoints by instruction: off[i]..off[i + 1] - 1 in by_insn. */
+/* Whether a kept state goes in the index: a joined walk's summaries
+ * alone when there are any (checkpoints it stored where a site overflowed
+ * have no such guarantee). */
+static bool kept_indexed(const struct vet_kept *k, const struct state_list *sl)
+{
+	return !k->joined || sl->summary;
+}
+
 static int kept_index(struct vet_kept *k)
 {
 	const struct vet_env *env = k->env;
 	uint32_t n = 0, *fill;
 
-	for (const struct state_list *sl = env->kept; sl; sl = sl->next)
+	for (const struct state_list *sl = env->kept; sl; sl = sl->next) {
 		n++;
+		k->joined |= sl->summary;
+	}
 	k->off = calloc(env->insn_cnt + 1, sizeof(*k->off));
 	k->by_insn = calloc(n ? n : 1, sizeof(*k->by_insn));
 	fill = calloc(env->insn_cnt + 1, sizeof(*fill));
@@ -610,13 +619,15 @@ static int kept_index(struct vet_kept *k)
 		return -ENOMEM;
 	}
 	for (const struct state_list *sl = env->kept; sl; sl = sl->next)
-		k->off[sl->state.insn_idx + 1]++;
+		if (kept_indexed(k, sl))
+			k->off[sl->state.insn_idx + 1]++;
 	for (uint32_t i = 0; i < env->insn_cnt; i++)
 		k->off[i + 1] += k->off[i];
 	for (const struct state_list *sl = env->kept; sl; sl = sl->next) {
 		uint32_t i = sl->state.insn_idx;
 
-		k->by_insn[k->off[i] + fill[i]++] = &sl->state;
+		if (kept_indexed(k, sl))
+			k->by_insn[k->off[i] + fill[i]++] = &sl->state;
 	}
 	free(fill);
 	return 0;

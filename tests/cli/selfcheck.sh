@@ -14,7 +14,7 @@ OBJ=$PROGS/fault.o
 # shellcheck disable=SC2086
 "$BPFVET" selfcheck "$OBJ" -n 5 $TARGET >"$TMP/plain" 2>&1
 st=$?
-if [ $st = 2 ] && [ "$(grep -c ': rejected: ' "$TMP/plain")" = 12 ]; then
+if [ $st = 2 ] && [ "$(grep -c ': rejected: ' "$TMP/plain")" = 13 ]; then
 	pass selfcheck_rejected_exit_2
 else
 	fail selfcheck_rejected_exit_2 "exit $st: $(head -c 300 "$TMP/plain")"
@@ -26,8 +26,10 @@ sed -n 's/^  \([a-z0-9-]*\) .*/\1/p' "$TMP/list" >"$TMP/names"
 [ "$(wc -l <"$TMP/names")" -ge 10 ] || fail selfcheck_faults "fewer than 10 faults listed"
 while read -r f; do
 	p=$(echo "$f" | tr '-' '_')
+	mode=
+	case $f in join-*) mode=--explore=join ;; esac
 	# shellcheck disable=SC2086
-	BPFVET_FAULT=$f "$BPFVET" selfcheck "$OBJ" -p "$p" -n 300 $TARGET >"$TMP/out" 2>/dev/null
+	BPFVET_FAULT=$f "$BPFVET" selfcheck "$OBJ" -p "$p" -n 300 $mode $TARGET >"$TMP/out" 2>/dev/null
 	st=$?
 	if [ $st = 1 ] && grep -q "VIOLATIONS" "$TMP/out" && grep -q 'first: run [0-9]* of seed 0 .*insn [0-9]*:' "$TMP/out"; then
 		pass "selfcheck_catches $f"
@@ -96,6 +98,18 @@ if ! grep -q VIOLATION "$TMP/clean" && [ "${runs:-0}" -gt 1000 ]; then
 	pass "selfcheck_clean ($runs runs)"
 else
 	fail selfcheck_clean "$(grep -A1 VIOLATION "$TMP/clean" | head -4; tail -n 1 "$TMP/clean")"
+fi
+
+# The joined walk (--explore=join): every run lies in one of the states
+# merged where paths met, on the same programs; and the check reaches
+# those states (some comparisons made).
+# shellcheck disable=SC2086
+"$FAST" selfcheck "$@" -n 20 --explore=join $TARGET >"$TMP/joined" 2>&1
+cmp_n=$(sed -n 's/^selfcheck: .*; \([0-9]*\) checkpoints compared; .*/\1/p' "$TMP/joined")
+if ! grep -q VIOLATION "$TMP/joined" && [ "${cmp_n:-0}" -gt 1000 ]; then
+	pass "selfcheck_joined_clean ($cmp_n merged states compared)"
+else
+	fail selfcheck_joined_clean "$(grep -A1 VIOLATION "$TMP/joined" | head -4; tail -n 1 "$TMP/joined")"
 fi
 
 # Reproducible: the same seed, the same figures and report.

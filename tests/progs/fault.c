@@ -139,6 +139,17 @@ SEC("socket") __naked int regsafe_scalar(void)
 		     EPILOGUE :: FAULT_IMMS : __clobber_all);
 }
 
+/* regsafe_scalar's program again, for a joined walk (--explore=join):
+ * the site after the two assignments must hold both offsets. */
+SEC("socket") __naked int join_hull(void)
+{
+	asm volatile(PROLOGUE
+		     JOIN_R1
+		     "r6 += r1;"
+		     "r0 = *(u64 *)(r6 + 0);"
+		     EPILOGUE :: FAULT_IMMS : __clobber_all);
+}
+
 /* The same, the offset spilled before the join and filled after it. */
 SEC("socket") __naked int stacksafe_spill(void)
 {
