@@ -147,6 +147,32 @@ static bool frame_joinable(const struct func_state *a, const struct func_state *
 	return true;
 }
 
+/*
+ * A digest of what join_shapes_equal() compares most often: each live
+ * register's type and, for a pointer, what it points to. States with
+ * different digests are kept apart without the full comparison. (A
+ * register unreadable on one side only would join; the digest keeps the
+ * two apart: a second summary, never a wrong one.)
+ */
+uint64_t join_shape_digest(const struct vstate *st)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ st->curframe ^ ((uint64_t)st->acquired_refs << 8);
+
+	for (uint32_t i = 0; i <= st->curframe; i++) {
+		const struct func_state *f = st->frame[i];
+
+		h = (h ^ (uint32_t)f->callsite) * 0x100000001b3ull;
+		for (int r = 0; r < BPF_REG_FP; r++) {
+			const struct reg_state *x = &f->regs[r];
+
+			h = (h ^ x->type) * 0x100000001b3ull;
+			if (x->type != NOT_INIT && x->type != SCALAR_VALUE && !is_pkt_pointer(x->type))
+				h = (h ^ x->raw[0]) * 0x100000001b3ull;
+		}
+	}
+	return h;
+}
+
 bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
 {
 	if (a->curframe != b->curframe || a->speculative != b->speculative ||

@@ -8,7 +8,7 @@
 
 #include "prune.h"
 
-#define JOIN_DISJ_MAX 8
+#define JOIN_DISJ_MAX 32
 /* Finished trips a new trip is compared with, newest first. */
 #define TRIP_PRUNE_MAX 64
 /* Back-edge growths of a loop head before it widens. */
@@ -44,6 +44,7 @@ struct join_pass {
 
 struct join_disj {
 	struct vstate st;
+	uint64_t digest;	/* join_shape_digest() of st */
 	bool queued;
 	/* A trip of a head walked trip by trip: the trip it came from, its
 	 * trips not finished yet, whether its own walk is over, and whether

@@ -27,6 +27,7 @@ struct join_widening {
 	const struct join_thresholds *t;
 };
 bool join_shapes_equal(const struct vstate *a, const struct vstate *b);
+uint64_t join_shape_digest(const struct vstate *st);
 int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
 		const struct join_widening *wd, bool *changed);
 

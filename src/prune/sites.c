@@ -300,6 +300,7 @@ static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_si
 	if (err)
 		return err;
 	make_summary(&d->st, s->insn);
+	d->digest = join_shape_digest(&d->st);
 	env->stats.join_disjuncts++;
 	return heap_push(env, w, s, s->ndisj - 1, back_edge);
 }
@@ -479,6 +480,9 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 
 	if (err)
 		return err;
+	/* A register unreadable on one side is unreadable in the join. */
+	if (changed)
+		s->disj[d]->digest = join_shape_digest(&s->disj[d]->st);
 	if (changed && back_edge) {
 		env->stats.join_loop_joins++;
 		s->growths++;
@@ -684,6 +688,7 @@ int join_visit(struct vet_env *env, uint32_t idx)
 {
 	struct join_walk *w = env->join;
 	struct join_site *s;
+	uint64_t digest;
 	int err;
 
 	if (w->resumed_at == idx) {
@@ -703,8 +708,9 @@ int join_visit(struct vet_env *env, uint32_t idx)
 	env->stats.join_arrivals++;
 	if (s->loop)
 		return visit_head(env, w, s);
+	digest = join_shape_digest(env->cur);
 	for (uint32_t d = 0; d < s->ndisj; d++) {
-		if (!join_shapes_equal(&s->disj[d]->st, env->cur))
+		if (s->disj[d]->digest != digest || !join_shapes_equal(&s->disj[d]->st, env->cur))
 			continue;
 		return join_into(env, w, s, d, false);
 	}
