@@ -111,6 +111,9 @@ struct join_walk {
 };
 
 /* join_loops.c */
+/* Array v (cnt used of *cap, elements of size bytes) with room for one
+ * more: v itself, or a larger copy (*cap updated), or NULL. */
+void *join_grow(struct vet_env *env, void *v, uint32_t cnt, uint32_t *cap, size_t size);
 int join_loops_init(struct vet_env *env, struct join_walk *w);
 void join_loops_free(struct vet_env *env, struct join_walk *w);
 bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uint32_t from,

@@ -26,20 +26,35 @@
 
 /* ---- Loops ------------------------------------------------------------ */
 
+/* Each edge once: counted into start[to + 1] (fill NULL), or stored at
+ * preds[start[to] + fill[to]++]. */
+static void visit_edges(const struct vet_env *env, uint32_t *start, uint32_t *preds,
+			uint32_t *fill)
+{
+	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+		uint32_t succ[2];
+		int cnt = insn_successors(env, i, succ);
+
+		for (int k = 0; k < cnt; k++) {
+			uint32_t to = succ[k];
+
+			if (to >= env->insn_cnt)
+				continue;
+			if (fill)
+				preds[start[to] + fill[to]++] = i;
+			else
+				start[to + 1]++;
+		}
+	}
+}
+
 static int build_preds(struct vet_env *env, uint32_t **startp, uint32_t **predsp)
 {
 	uint32_t n = env->insn_cnt, *start = vet_calloc(env, n + 1, sizeof(*start)), *preds, *fill;
 
 	if (!start)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t succ[2];
-		int cnt = insn_successors(env, i, succ);
-
-		for (int k = 0; k < cnt; k++)
-			if (succ[k] < n)
-				start[succ[k] + 1]++;
-	}
+	visit_edges(env, start, NULL, NULL);
 	for (uint32_t i = 0; i < n; i++)
 		start[i + 1] += start[i];
 	preds = vet_calloc(env, start[n] ? start[n] : 1, sizeof(*preds));
@@ -50,14 +65,7 @@ static int build_preds(struct vet_env *env, uint32_t **startp, uint32_t **predsp
 		vet_free(env, fill);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t succ[2];
-		int cnt = insn_successors(env, i, succ);
-
-		for (int k = 0; k < cnt; k++)
-			if (succ[k] < n)
-				preds[start[succ[k]] + fill[succ[k]]++] = i;
-	}
+	visit_edges(env, start, preds, fill);
 	vet_free(env, fill);
 	*startp = start;
 	*predsp = preds;
@@ -71,21 +79,30 @@ bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uin
 	       w->rank[to] <= w->rank[from];
 }
 
+void *join_grow(struct vet_env *env, void *v, uint32_t cnt, uint32_t *cap, size_t size)
+{
+	uint32_t n;
+	void *p;
+
+	if (cnt < *cap)
+		return v;
+	n = *cap ? *cap * 2 : 8;
+	p = vet_reallocarray(env, v, n, size);
+	if (p)
+		*cap = n;
+	return p;
+}
+
 static struct join_loop *loop_new(struct vet_env *env, struct join_walk *w, uint32_t head)
 {
-	struct join_loop *l;
+	struct join_loop *l, *v;
 
 	if (w->loop_of[head])
 		return &w->loops[w->loop_of[head] - 1];
-	if (w->nloops == w->loops_cap) {
-		uint32_t cap = w->loops_cap ? w->loops_cap * 2 : 8;
-		struct join_loop *v = vet_reallocarray(env, w->loops, cap, sizeof(*v));
-
-		if (!v)
-			return NULL;
-		w->loops = v;
-		w->loops_cap = cap;
-	}
+	v = join_grow(env, w->loops, w->nloops, &w->loops_cap, sizeof(*v));
+	if (!v)
+		return NULL;
+	w->loops = v;
 	l = &w->loops[w->nloops++];
 	memset(l, 0, sizeof(*l));
 	l->head = head;

@@ -298,16 +298,6 @@ void free_scc_visits(struct vet_env *env)
 	}
 }
 
-static bool same_callsites(const struct vstate *a, const struct vstate *b)
-{
-	if (a->curframe != b->curframe)
-		return false;
-	for (uint32_t i = 0; i <= a->curframe; i++)
-		if (a->frame[i]->callsite != b->frame[i]->callsite)
-			return false;
-	return true;
-}
-
 struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t idx)
 {
 	const struct vstate *cur = env->cur;
@@ -320,7 +310,7 @@ struct vstate *find_prev_entry(struct vet_env *env, struct vstate *st, uint32_t 
 	     sl = sl->next) {
 		struct vstate *old = &sl->state;
 
-		if (old->insn_idx == idx && old->branches && same_callsites(old, st) &&
+		if (old->insn_idx == idx && old->branches && state_same_callsites(old, st) &&
 		    old->dfs_depth < st->dfs_depth)
 			return old;
 	}

@@ -91,16 +91,6 @@ int update_branch_counts(struct vet_env *env, struct vstate *st)
 	return 0;
 }
 
-static bool same_callsites(const struct vstate *a, const struct vstate *b)
-{
-	if (a->curframe != b->curframe)
-		return false;
-	for (uint32_t i = 0; i <= a->curframe; i++)
-		if (a->frame[i]->callsite != b->frame[i]->callsite)
-			return false;
-	return true;
-}
-
 /* Wipes slot s of a finished checkpoint's frame, making it `clean`. Its
  * page may be shared with other states: only a slot that is not clean
  * yet takes a copy. */
@@ -150,7 +140,7 @@ static int clean_live_states(struct vet_env *env, uint32_t idx, const struct vst
 		struct vstate *st = &sl->state;
 		int err;
 
-		if (st->branches || st->insn_idx != idx || !same_callsites(st, cur) ||
+		if (st->branches || st->insn_idx != idx || !state_same_callsites(st, cur) ||
 		    st->cleaned || incomplete_read_marks(env, st))
 			continue;
 		err = clean_state(env, st);

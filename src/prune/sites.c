@@ -128,16 +128,11 @@ static int heap_push(struct vet_env *env, struct join_walk *w, struct join_site 
 		     bool back_edge)
 {
 	uint32_t i, key = back_edge ? 2 * s->loop->end_rank + 1 : s->key[s->curframe];
+	struct join_entry *h = join_grow(env, w->heap, w->heap_cnt, &w->heap_cap, sizeof(*h));
 
-	if (w->heap_cnt == w->heap_cap) {
-		uint32_t cap = w->heap_cap ? w->heap_cap * 2 : 64;
-		struct join_entry *h = vet_reallocarray(env, w->heap, cap, sizeof(*h));
-
-		if (!h)
-			return -ENOMEM;
-		w->heap = h;
-		w->heap_cap = cap;
-	}
+	if (!h)
+		return -ENOMEM;
+	w->heap = h;
 	i = w->heap_cnt++;
 	w->heap[i] = (struct join_entry){ s, d, key, w->seq++ };
 	while (i && entry_less(&w->heap[i], &w->heap[(i - 1) / 2])) {
@@ -197,19 +192,14 @@ static bool site_in_loop(const struct join_site *s, const struct join_site *t);
 static int note_body_site(struct vet_env *env, struct join_walk *w, struct join_site *t)
 {
 	for (uint32_t i = 0; i < w->nwin; i++) {
-		struct join_site *h = w->win[i];
+		struct join_site *h = w->win[i], **v;
 
 		if (!site_in_loop(h, t))
 			continue;
-		if (h->nbody == h->body_cap) {
-			uint32_t cap = h->body_cap ? h->body_cap * 2 : 16;
-			struct join_site **v = vet_reallocarray(env, h->body, cap, sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			h->body = v;
-			h->body_cap = cap;
-		}
+		v = join_grow(env, h->body, h->nbody, &h->body_cap, sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		h->body = v;
 		h->body[h->nbody++] = t;
 	}
 	return 0;
@@ -280,18 +270,13 @@ static void make_summary(struct vstate *st, uint32_t insn)
 static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_site *s,
 			const struct vstate *src, bool back_edge)
 {
-	struct join_disj *d;
+	struct join_disj *d, **v;
 	int err;
 
-	if (s->ndisj == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 2;
-		struct join_disj **v = vet_reallocarray(env, s->disj, cap, sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->disj = v;
-		s->cap = cap;
-	}
+	v = join_grow(env, s->disj, s->ndisj, &s->cap, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->disj = v;
 	d = vet_calloc(env, 1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -857,15 +842,11 @@ static int close_windows(struct vet_env *env, struct join_walk *w)
 static int open_window(struct vet_env *env, struct join_walk *w, struct join_site *s,
 		       struct join_disj *d)
 {
-	if (w->nwin == w->win_cap) {
-		uint32_t cap = w->win_cap ? w->win_cap * 2 : 8;
-		struct join_site **v = vet_reallocarray(env, w->win, cap, sizeof(*v));
+	struct join_site **v = join_grow(env, w->win, w->nwin, &w->win_cap, sizeof(*v));
 
-		if (!v)
-			return -ENOMEM;
-		w->win = v;
-		w->win_cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	w->win = v;
 	w->win[w->nwin++] = s;
 	if (s->exact) {
 		s->trip = d;

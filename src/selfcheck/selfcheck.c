@@ -91,16 +91,6 @@ static void check_checkpoints(struct run *r, struct vet_env *env, unsigned flags
 	}
 }
 
-static bool same_chain(const struct vstate *a, const struct vstate *b)
-{
-	if (a->curframe != b->curframe)
-		return false;
-	for (uint32_t i = 0; i <= a->curframe; i++)
-		if (a->frame[i]->callsite != b->frame[i]->callsite)
-			return false;
-	return true;
-}
-
 /* A joined walk (--explore=join): its summaries here, for the walk's call
  * chain, must hold the run's state, whatever the walk's state is (they
  * are invariants, not checkpoints that prune some paths). */
@@ -111,7 +101,7 @@ static void check_summaries(struct run *r, struct vet_env *env)
 	char why[640] = "", msg[700];
 
 	for (size_t i = 0; i < n; i++) {
-		if (!same_chain(ks[i], env->cur))
+		if (!state_same_callsites(ks[i], env->cur))
 			continue;
 		candidates++;
 		r->res->prune_checks++;

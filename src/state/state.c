@@ -152,6 +152,16 @@ uint32_t state_frame_ip(const struct vstate *st, uint32_t fr)
 	return fr == st->curframe ? st->insn_idx : (uint32_t)st->frame[fr + 1]->callsite;
 }
 
+bool state_same_callsites(const struct vstate *a, const struct vstate *b)
+{
+	if (a->curframe != b->curframe)
+		return false;
+	for (uint32_t i = 0; i <= a->curframe; i++)
+		if (a->frame[i]->callsite != b->frame[i]->callsite)
+			return false;
+	return true;
+}
+
 void state_clear(struct vet_env *env, struct vstate *st)
 {
 	for (int i = 0; i < MAX_CALL_FRAMES; i++) {

@@ -608,6 +608,8 @@ int state_copy(struct vet_env *env, struct vstate *dst, const struct vstate *src
 /* Where frame fr of st stands: st->insn_idx for the top frame, else the
  * call site recorded in frame fr + 1. */
 uint32_t state_frame_ip(const struct vstate *st, uint32_t fr);
+/* The same frames, called from the same call sites. */
+bool state_same_callsites(const struct vstate *a, const struct vstate *b);
 int frame_grow_stack(struct vet_env *env, struct func_state *f, int size);
 /* Drops a holder of a stack page (NULL: none). */
 void stack_page_put(struct vet_env *env, struct stack_page *pg);
