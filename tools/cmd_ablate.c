@@ -24,6 +24,7 @@ struct ablate_args {
 	const char *type;
 	enum fmt fmt;
 	struct caps_args caps;
+	struct open_args open;		/* the target, as verify's */
 	/* --explore=kernel|join: that walk's rows only, beside full. */
 	bool only_set;
 	enum bpfvet_explore only;
@@ -96,7 +97,7 @@ static void usage(FILE *f)
 		"  --explore=join    only full and the join rows\n"
 		"The Walk column says which walks ran: kernel, join, or join+exact (the\n"
 		"joined walks rejected and the kernel's exact walk decided: a fallback).\n"
-		"%s", caps_args_usage);
+		"%s%s", caps_args_usage, open_args_usage);
 }
 
 static const char *verdict_str(enum bpfvet_verdict v)
@@ -226,19 +227,18 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 	return 0;
 }
 
-static int ablate_object(const struct ablate_args *a, const char *path, struct summary *s,
-			 bool *first_json)
+/* base: the target's options, the same for every object. */
+static int ablate_object(const struct ablate_args *a, const struct bpfvet_open_opts *base,
+			 const char *path, struct summary *s, bool *first_json)
 {
 	char errbuf[256] = "";
-	struct bpfvet_open_opts oo = {
-		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
-		.errbuf_sz = sizeof(errbuf),
-	};
+	struct bpfvet_open_opts oo = *base;
 	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct bpfvet_object *obj;
 	int err;
 
-	oo.loader_drop_caps = caps_args_loader(&a->caps);
+	oo.errbuf = errbuf;
+	oo.errbuf_sz = sizeof(errbuf);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
@@ -321,8 +321,9 @@ static int parse(int argc, char **argv, struct ablate_args *a, const char ***pat
 			continue;
 		}
 		if (s[0] == '-') {
-			fprintf(stderr, "bpfvet ablate: bad option '%s'\n", s);
-			return -EINVAL;
+			if (open_args_last(argc, argv, &i, &a->open, "ablate"))
+				return -EINVAL;
+			continue;
 		}
 		(*paths)[(*n)++] = s;
 	}
@@ -337,19 +338,28 @@ int cmd_ablate(int argc, char **argv)
 {
 	struct ablate_args a = { 0 };
 	struct summary *s = calloc(1, sizeof(*s));
+	struct bpfvet_open_opts oo = { .sz = sizeof(oo) };
 	const char **paths = NULL;
 	bool first_json = true;
 	int n = 0, rc, err = 0;
+	char cfg[300];
 
 	if (!s)
 		return EXIT_USAGE;
 	rc = parse(argc, argv, &a, &paths, &n);
+	/* A bad target option is a usage error, told before any row. */
+	if (!rc && (open_args_apply(&a.open, &oo, cfg, sizeof(cfg)) ||
+		    open_args_share_target(&a.open, &oo)))
+		rc = -EINVAL;
 	if (rc) {
 		free(paths);
 		prog_filter_free(&a.filter);
+		open_args_free(&a.open);
 		free(s);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
+	oo.prog_type = a.type;
+	oo.loader_drop_caps = caps_args_loader(&a.caps);
 	if (a.fmt == FMT_CSV)
 		printf("file_name,prog_name,config,verdict,total_insns,total_states,peak_states,duration,insns_ratio,peak_ratio,time_ratio,explore,fallback\n");
 	else if (a.fmt == FMT_JSON)
@@ -359,12 +369,13 @@ int cmd_ablate(int argc, char **argv)
 		       "Program", "Config", "Verdict", "Walk", "Insns", "States", "Peak", "Time(us)",
 		       "xInsns", "xPeak", "xTime");
 	for (int i = 0; i < n && !err; i++)
-		err = ablate_object(&a, paths[i], s, &first_json);
+		err = ablate_object(&a, &oo, paths[i], s, &first_json);
 	if (a.fmt == FMT_JSON)
 		rows_json_close();
 	print_summary(&a, s);
 	free(paths);
 	prog_filter_free(&a.filter);
+	open_args_free(&a.open);
 	free(s);
 	return err ? EXIT_USAGE : 0;
 }
