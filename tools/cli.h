@@ -17,8 +17,12 @@
 struct technique {
 	const char *flag;	/* command-line switch */
 	const char *name;	/* column name in the ablation report */
-	uint64_t bit;		/* BPFVET_NO_*, or a beyond-kernel bit if on */
+	uint64_t bit;		/* BPFVET_NO_*, or a beyond-kernel bit if on; 0: a mode */
 	int on;			/* switches a beyond-kernel technique on */
+	/* The walk it belongs to: BPFVET_EXPLORE_JOIN for --explore=join
+	 * and its ingredients, whose rows bpfvet ablate runs in that mode,
+	 * and which mean nothing without it (technique_check). */
+	enum bpfvet_explore explore;
 };
 
 /* The pruning switches of one run (bpfvet_verify_opts.disable/enable). */
@@ -33,6 +37,9 @@ extern const struct technique techniques[];
 /* 0 if arg is a technique switch or --prune=PROFILE (and records it),
  * -1 otherwise. */
 int parse_technique_flag(const char *arg, struct prune_switches *sw);
+/* After the whole command line: -1, after saying so on stderr, when an
+ * ingredient of --explore=join is switched off without that mode. */
+int technique_check(const struct prune_switches *sw);
 #include "bpfvet.h"
 
 /* Target-kernel options shared by verify and dump (open_args.c). */

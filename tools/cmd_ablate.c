@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * bpfvet ablate OBJ.o... : verify every program once with all pruning
- * techniques, then once with each technique switched off, and report
- * processed instructions, states and time relative to the full
+ * techniques, then once with each technique switched off (or, beyond the
+ * kernel's, on), then with --explore=join and without each of its parts,
+ * and report processed instructions, states and time relative to the full
  * configuration, with geometric means over the programs.
  */
 #include <errno.h>
@@ -14,7 +15,7 @@
 #include "bpfvet.h"
 #include "cli.h"
 
-#define MAX_CONFIGS 16
+#define MAX_CONFIGS 32
 
 enum fmt { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -23,6 +24,13 @@ struct ablate_args {
 	const char *type;
 	enum fmt fmt;
 	struct caps_args caps;
+	struct open_args open;		/* the target, as verify's */
+	/* --explore=kernel|join: that walk's rows only, beside full. */
+	bool only_set;
+	enum bpfvet_explore only;
+	/* The rows in their order: full (NULL), then the techniques. */
+	const struct technique *cfg[MAX_CONFIGS];
+	int ncfg;
 };
 
 /* Geometric-mean accumulators per configuration. */
@@ -34,30 +42,43 @@ struct summary {
 	int verdict_changes[MAX_CONFIGS];
 	int limit_hits[MAX_CONFIGS];
 	int limit_passes[MAX_CONFIGS];	/* accepted where the full one hit the limit */
+	int fallbacks[MAX_CONFIGS];	/* join rows: the exact walk ran */
 };
 
-static int config_cnt(void)
+/* full, then each technique of the walk --explore= chose (all without). */
+static int select_configs(struct ablate_args *a)
 {
-	int n = 1;
-
-	for (const struct technique *t = techniques; t->flag; t++)
-		n++;
-	return n;
+	a->cfg[a->ncfg++] = NULL;
+	for (const struct technique *t = techniques; t->flag; t++) {
+		if (a->only_set && t->explore != a->only)
+			continue;
+		if (a->ncfg == MAX_CONFIGS) {
+			fprintf(stderr, "bpfvet ablate: more than %d configurations\n", MAX_CONFIGS);
+			return -E2BIG;
+		}
+		a->cfg[a->ncfg++] = t;
+	}
+	return 0;
 }
 
-static const char *config_name(int c)
+static const char *config_name(const struct ablate_args *a, int c)
 {
-	return c ? techniques[c - 1].name : "full";
+	return a->cfg[c] ? a->cfg[c]->name : "full";
 }
 
-static struct bpfvet_verify_opts config_opts(int c, uint32_t drop_caps)
+/* A join row runs --explore=join, with its one part switched off. */
+static struct bpfvet_verify_opts config_opts(const struct ablate_args *a, int c)
 {
-	struct bpfvet_verify_opts o = { .sz = sizeof(o), .drop_caps = drop_caps };
+	const struct technique *t = a->cfg[c];
+	struct bpfvet_verify_opts o = { .sz = sizeof(o), .drop_caps = a->caps.drop_caps };
 
-	if (c && techniques[c - 1].on)
-		o.enable = techniques[c - 1].bit;
-	else if (c)
-		o.disable = techniques[c - 1].bit;
+	if (!t)
+		return o;
+	o.explore = t->explore;
+	if (t->on)
+		o.enable = t->bit;
+	else
+		o.disable = t->bit;
 	return o;
 }
 
@@ -65,10 +86,18 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: bpfvet ablate OBJ.o... [-p GLOB] [-t TYPE] [-o table|csv|json]\n"
+		"                     [--explore=kernel|join]\n"
 		"Verifies each program with the kernel's pruning (full), then with each of\n"
 		"its techniques switched off and each beyond-kernel one switched on (and\n"
-		"all of them: prune-max), and reports instructions, states and time\n"
-		"relative to the full configuration.\n%s", caps_args_usage);
+		"all of them: prune-max), then with --explore=join (explore-join) and\n"
+		"without each of its parts (join-no-*), and reports instructions, states\n"
+		"and time relative to the full configuration. Each program is verified\n"
+		"once more before its rows, untimed, so that every row is timed warm.\n"
+		"  --explore=kernel  only the kernel's walk's rows (full and its techniques)\n"
+		"  --explore=join    only full and the join rows\n"
+		"The Walk column says which walks ran: kernel, join, or join+exact (the\n"
+		"joined walks rejected and the kernel's exact walk decided: a fallback).\n"
+		"%s%s", caps_args_usage, open_args_usage);
 }
 
 static const char *verdict_str(enum bpfvet_verdict v)
@@ -80,6 +109,13 @@ static const char *verdict_str(enum bpfvet_verdict v)
 static double ratio(uint64_t a, uint64_t b)
 {
 	return b ? (double)a / (double)b : 0.0;
+}
+
+static const char *walk_str(const struct bpfvet_result *r)
+{
+	if (r->explore != BPFVET_EXPLORE_JOIN)
+		return "kernel";
+	return r->fallback ? "join+exact" : "join";
 }
 
 static bool hit_limit(const struct bpfvet_result *r)
@@ -95,14 +131,16 @@ static void print_row(const struct ablate_args *a, const char *file, const char 
 	double ri = ratio(r->insns_processed, full->insns_processed);
 	double rp = ratio(r->peak_states, full->peak_states);
 	double rt = ratio(r->duration_ns, full->duration_ns);
+	const char *explore = r->explore == BPFVET_EXPLORE_JOIN ? "join" : "kernel";
+	const char *fallback = r->fallback ? "yes" : "no";
 
 	if (a->fmt == FMT_CSV) {
-		printf("%s,%s,%s,%s,%llu,%llu,%llu,%llu,%.3f,%.3f,%.3f\n", file, prog,
-		       config_name(c), verdict_str(r->verdict),
+		printf("%s,%s,%s,%s,%llu,%llu,%llu,%llu,%.3f,%.3f,%.3f,%s,%s\n", file, prog,
+		       config_name(a, c), verdict_str(r->verdict),
 		       (unsigned long long)r->insns_processed,
 		       (unsigned long long)r->total_states,
 		       (unsigned long long)r->peak_states,
-		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt);
+		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt, explore, fallback);
 	} else if (a->fmt == FMT_JSON) {
 		rows_json_row_start(*first_json);
 		printf("{\"file_name\": ");
@@ -112,15 +150,17 @@ static void print_row(const struct ablate_args *a, const char *file, const char 
 		printf(", \"config\": \"%s\", "
 		       "\"verdict\": \"%s\", \"total_insns\": %llu, \"total_states\": %llu, "
 		       "\"peak_states\": %llu, \"duration\": %llu, \"insns_ratio\": %.3f, "
-		       "\"peak_ratio\": %.3f, \"time_ratio\": %.3f}",
-		       config_name(c),
+		       "\"peak_ratio\": %.3f, \"time_ratio\": %.3f, \"explore\": \"%s\", "
+		       "\"fallback\": \"%s\"}",
+		       config_name(a, c),
 		       verdict_str(r->verdict), (unsigned long long)r->insns_processed,
 		       (unsigned long long)r->total_states, (unsigned long long)r->peak_states,
-		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt);
+		       (unsigned long long)(r->duration_ns / 1000), ri, rp, rt, explore, fallback);
 		*first_json = false;
 	} else {
-		printf("%-24.24s %-32.32s %-18s %-11s %9llu %8llu %8llu %9llu %7.2f %7.2f %7.2f\n",
-		       file, prog, config_name(c), verdict_str(r->verdict),
+		printf("%-24.24s %-32.32s %-19s %-11s %-10s %9llu %8llu %8llu %9llu %8.3f %8.3f "
+		       "%8.3f\n",
+		       file, prog, config_name(a, c), verdict_str(r->verdict), walk_str(r),
 		       (unsigned long long)r->insns_processed,
 		       (unsigned long long)r->total_states,
 		       (unsigned long long)r->peak_states,
@@ -131,6 +171,7 @@ static void print_row(const struct ablate_args *a, const char *file, const char 
 static void account(struct summary *s, int c, const struct bpfvet_result *r,
 		    const struct bpfvet_result *full)
 {
+	s->fallbacks[c] += r->fallback;
 	if (r->verdict != full->verdict) {
 		if (hit_limit(full) && r->verdict == BPFVET_ACCEPTED)
 			s->limit_passes[c]++;
@@ -154,11 +195,14 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 		       const struct bpfvet_program *p, struct summary *s, bool *first_json)
 {
 	struct bpfvet_result full = { .sz = sizeof(full) }, r = { .sz = sizeof(r) };
-	int configs = config_cnt();
 
-	for (int c = 0; c < configs; c++) {
-		struct bpfvet_verify_opts o = config_opts(c, a->caps.drop_caps);
-		struct bpfvet_result *out = c ? &r : &full;
+	/* c = -1: full once untimed. A process's first verification pays
+	 * for what the later ones find warm (the allocator's chunks, caches
+	 * of the target), which made full look slower than every other row
+	 * (loop1: 205 ms against about 32). */
+	for (int c = -1; c < a->ncfg; c++) {
+		struct bpfvet_verify_opts o = config_opts(a, c < 0 ? 0 : c);
+		struct bpfvet_result *out = c > 0 ? &r : &full;
 		int err = bpfvet_program__verify(p, &o, out);
 
 		/* Refused by its loader: no verification to ablate, and no
@@ -173,6 +217,8 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 				strerror(-err));
 			return err;
 		}
+		if (c < 0)
+			continue;
 		print_row(a, file, bpfvet_program__name(p), c, out, &full, first_json);
 		if (c)
 			account(s, c, out, &full);
@@ -180,19 +226,18 @@ static int ablate_prog(const struct ablate_args *a, const char *file,
 	return 0;
 }
 
-static int ablate_object(const struct ablate_args *a, const char *path, struct summary *s,
-			 bool *first_json)
+/* base: the target's options, the same for every object. */
+static int ablate_object(const struct ablate_args *a, const struct bpfvet_open_opts *base,
+			 const char *path, struct summary *s, bool *first_json)
 {
 	char errbuf[256] = "";
-	struct bpfvet_open_opts oo = {
-		.sz = sizeof(oo), .prog_type = a->type, .errbuf = errbuf,
-		.errbuf_sz = sizeof(errbuf),
-	};
+	struct bpfvet_open_opts oo = *base;
 	const char *file = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	struct bpfvet_object *obj;
 	int err;
 
-	oo.loader_drop_caps = caps_args_loader(&a->caps);
+	oo.errbuf = errbuf;
+	oo.errbuf_sz = sizeof(errbuf);
 	err = bpfvet_object__open(path, &oo, &obj);
 	if (err) {
 		fprintf(stderr, "bpfvet: %s: %s\n", path, errbuf[0] ? errbuf : strerror(-err));
@@ -210,12 +255,12 @@ static int ablate_object(const struct ablate_args *a, const char *path, struct s
 }
 
 /* The configurations in their order, then the runs. */
-static void ablate_json_open(void)
+static void ablate_json_open(const struct ablate_args *a)
 {
 	rows_json_open_fields(JSON_SCHEMA_ABLATE);
 	printf(", \"configs\": [");
-	for (int c = 0; c < config_cnt(); c++)
-		printf("%s\"%s\"", c ? ", " : "", config_name(c));
+	for (int c = 0; c < a->ncfg; c++)
+		printf("%s\"%s\"", c ? ", " : "", config_name(a, c));
 	printf("]");
 	rows_json_open_list("runs");
 }
@@ -225,15 +270,15 @@ static void print_summary(const struct ablate_args *a, const struct summary *s)
 	FILE *f = a->fmt == FMT_TABLE ? stdout : stderr;
 
 	fprintf(f, "\nGeometric means relative to the full configuration (accepted programs):\n");
-	fprintf(f, "%-18s %8s %8s %8s %9s %9s %9s %16s\n", "config", "programs", "insns",
-		"peak", "time", "limit", "past limit", "verdict changes");
-	for (int c = 1; c < config_cnt(); c++) {
+	fprintf(f, "%-19s %8s %8s %8s %9s %9s %10s %16s %9s\n", "config", "programs", "insns",
+		"peak", "time", "limit", "past limit", "verdict changes", "fallbacks");
+	for (int c = 1; c < a->ncfg; c++) {
 		int n = s->n[c];
 
-		fprintf(f, "%-18s %8d %8.3f %8.3f %9.3f %9d %9d %16d\n", config_name(c), n,
+		fprintf(f, "%-19s %8d %8.3f %8.3f %9.3f %9d %10d %16d %9d\n", config_name(a, c), n,
 			n ? exp(s->log_insns[c] / n) : 0.0, n ? exp(s->log_peak[c] / n) : 0.0,
 			n ? exp(s->log_time[c] / n) : 0.0, s->limit_hits[c],
-			s->limit_passes[c], s->verdict_changes[c]);
+			s->limit_passes[c], s->verdict_changes[c], s->fallbacks[c]);
 	}
 }
 
@@ -269,9 +314,15 @@ static int parse(int argc, char **argv, struct ablate_args *a, const char ***pat
 		}
 		if (caps_args_parse(s, &a->caps))
 			continue;
+		if (!strcmp(s, "--explore=kernel") || !strcmp(s, "--explore=join")) {
+			a->only_set = true;
+			a->only = s[10] == 'j' ? BPFVET_EXPLORE_JOIN : BPFVET_EXPLORE_KERNEL;
+			continue;
+		}
 		if (s[0] == '-') {
-			fprintf(stderr, "bpfvet ablate: bad option '%s'\n", s);
-			return -EINVAL;
+			if (open_args_last(argc, argv, &i, &a->open, "ablate"))
+				return -EINVAL;
+			continue;
 		}
 		(*paths)[(*n)++] = s;
 	}
@@ -279,41 +330,51 @@ static int parse(int argc, char **argv, struct ablate_args *a, const char ***pat
 		usage(stderr);
 		return -EINVAL;
 	}
-	return 0;
+	return select_configs(a);
 }
 
 int cmd_ablate(int argc, char **argv)
 {
 	struct ablate_args a = { 0 };
 	struct summary *s = calloc(1, sizeof(*s));
+	struct bpfvet_open_opts oo = { .sz = sizeof(oo) };
 	const char **paths = NULL;
 	bool first_json = true;
 	int n = 0, rc, err = 0;
+	char cfg[300];
 
 	if (!s)
 		return EXIT_USAGE;
 	rc = parse(argc, argv, &a, &paths, &n);
+	/* A bad target option is a usage error, told before any row. */
+	if (!rc && (open_args_apply(&a.open, &oo, cfg, sizeof(cfg)) ||
+		    open_args_share_target(&a.open, &oo)))
+		rc = -EINVAL;
 	if (rc) {
 		free(paths);
 		prog_filter_free(&a.filter);
+		open_args_free(&a.open);
 		free(s);
 		return rc > 0 ? 0 : EXIT_USAGE;
 	}
+	oo.prog_type = a.type;
+	oo.loader_drop_caps = caps_args_loader(&a.caps);
 	if (a.fmt == FMT_CSV)
-		printf("file_name,prog_name,config,verdict,total_insns,total_states,peak_states,duration,insns_ratio,peak_ratio,time_ratio\n");
+		printf("file_name,prog_name,config,verdict,total_insns,total_states,peak_states,duration,insns_ratio,peak_ratio,time_ratio,explore,fallback\n");
 	else if (a.fmt == FMT_JSON)
-		ablate_json_open();
+		ablate_json_open(&a);
 	else
-		printf("%-24s %-32s %-18s %-11s %9s %8s %8s %9s %7s %7s %7s\n", "File", "Program",
-		       "Config", "Verdict", "Insns", "States", "Peak", "Time(us)", "xInsns",
-		       "xPeak", "xTime");
+		printf("%-24s %-32s %-19s %-11s %-10s %9s %8s %8s %9s %8s %8s %8s\n", "File",
+		       "Program", "Config", "Verdict", "Walk", "Insns", "States", "Peak", "Time(us)",
+		       "xInsns", "xPeak", "xTime");
 	for (int i = 0; i < n && !err; i++)
-		err = ablate_object(&a, paths[i], s, &first_json);
+		err = ablate_object(&a, &oo, paths[i], s, &first_json);
 	if (a.fmt == FMT_JSON)
 		rows_json_close();
 	print_summary(&a, s);
 	free(paths);
 	prog_filter_free(&a.filter);
+	open_args_free(&a.open);
 	free(s);
 	return err ? EXIT_USAGE : 0;
 }

@@ -89,7 +89,9 @@ static void verify_usage(FILE *f)
 		"                 prog_type,\n"
 		"                 verdict, duration, total_insns, total_states, peak_states,\n"
 		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
-		"                 distinct_insns (processed at least once), error\n"
+		"                 distinct_insns (processed at least once), error;\n"
+		"                 with --explore=join: explore, join_verdict, join_insns,\n"
+		"                 exact_insns, join_sites, join_arrivals, fallback\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"%s"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
@@ -104,6 +106,20 @@ static void verify_usage(FILE *f)
 		"  and further:\n"
 		"  --eager-checkpoints   outside loops, wherever the others allow\n"
 		"  --checkpoint=every    at every prune point, loops included\n"
+		"Exploration (docs/pruning.md):\n"
+		"  --explore=kernel  path by path, as the kernel (default)\n"
+		"  --explore=join    merge the states of paths where they meet and iterate\n"
+		"                 loops to a fixpoint. A rejection is tried again with loops\n"
+		"                 trip by trip, then by the kernel's exact walk, whose\n"
+		"                 verdict and message are then final. The joined walks use\n"
+		"                 none of the placements beyond the kernel's. Not applied\n"
+		"                 (-e explore says kernel) to unprivileged loads, --no-prune,\n"
+		"                 iterators, callbacks, may_goto and irreducible loops.\n"
+		"  Its parts, each can be switched off (with --explore=join):\n"
+		"  --no-join-points  no merging where paths meet outside loops\n"
+		"  --no-loop-widen   loops walked trip by trip, each trip its own summary\n"
+		"  --no-thresholds   widening goes straight to the type's extremes\n"
+		"  --no-fallback     no exact walk after the joined walks reject\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
 		"  --target A,B,...  one verdict column per target (6.1,6.12,6.18: will the\n"
@@ -621,6 +637,8 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "bpfvet: --target with several targets: give them in one --target\n");
 		rc = -EINVAL;
 	}
+	if (!rc && technique_check(&a.prune))
+		rc = -EINVAL;
 	if (!rc && a.target_cnt <= 1)
 		rc = check_open_args(&a.open);
 	if (!rc && fault_env_get(&a.fault))

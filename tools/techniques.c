@@ -1,26 +1,33 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Command-line names of the pruning techniques that can be switched off. */
+#include <stdio.h>
 #include <string.h>
 
 #include "bpfvet.h"
 #include "cli.h"
 
+#define JOIN BPFVET_EXPLORE_JOIN
+
 const struct technique techniques[] = {
-	{ "--no-prune", "no-prune", BPFVET_NO_PRUNE, 0 },
-	{ "--no-liveness", "no-liveness", BPFVET_NO_LIVENESS, 0 },
-	{ "--no-stack-liveness", "no-stack-liveness", BPFVET_NO_STACK_LIVENESS, 0 },
-	{ "--no-precision", "no-precision", BPFVET_NO_PRECISION, 0 },
-	{ "--no-widen", "no-widen", BPFVET_NO_WIDEN, 0 },
-	{ "--no-evict", "no-evict", BPFVET_NO_EVICT, 0 },
-	{ "--checkpoint=every", "checkpoint-every", BPFVET_CHECKPOINT_EVERY, 1 },
-	{ "--useful-checkpoints", "useful-checkpoints", BPFVET_USEFUL_CHECKPOINTS, 1 },
-	{ "--evict-unreachable", "evict-unreachable", BPFVET_EVICT_UNREACHABLE, 1 },
-	{ "--join-checkpoints", "join-checkpoints", BPFVET_JOIN_CHECKPOINTS, 1 },
-	{ "--eager-checkpoints", "eager-checkpoints", BPFVET_EAGER_CHECKPOINTS, 1 },
-	{ "--prune=max", "prune-max", BPFVET_PRUNE_MAX, 1 },
-	{ "--no-join-points", "join-no-join-points", BPFVET_NO_JOIN_POINTS, 0 },
-	{ "--no-fallback", "join-no-fallback", BPFVET_NO_FALLBACK, 0 },
-	{ NULL, NULL, 0, 0 },
+	{ "--no-prune", "no-prune", BPFVET_NO_PRUNE, 0, 0 },
+	{ "--no-liveness", "no-liveness", BPFVET_NO_LIVENESS, 0, 0 },
+	{ "--no-stack-liveness", "no-stack-liveness", BPFVET_NO_STACK_LIVENESS, 0, 0 },
+	{ "--no-precision", "no-precision", BPFVET_NO_PRECISION, 0, 0 },
+	{ "--no-widen", "no-widen", BPFVET_NO_WIDEN, 0, 0 },
+	{ "--no-evict", "no-evict", BPFVET_NO_EVICT, 0, 0 },
+	{ "--checkpoint=every", "checkpoint-every", BPFVET_CHECKPOINT_EVERY, 1, 0 },
+	{ "--useful-checkpoints", "useful-checkpoints", BPFVET_USEFUL_CHECKPOINTS, 1, 0 },
+	{ "--evict-unreachable", "evict-unreachable", BPFVET_EVICT_UNREACHABLE, 1, 0 },
+	{ "--join-checkpoints", "join-checkpoints", BPFVET_JOIN_CHECKPOINTS, 1, 0 },
+	{ "--eager-checkpoints", "eager-checkpoints", BPFVET_EAGER_CHECKPOINTS, 1, 0 },
+	{ "--prune=max", "prune-max", BPFVET_PRUNE_MAX, 1, 0 },
+	/* The joined walk with all its ingredients, then without each. */
+	{ "--explore=join", "explore-join", 0, 0, JOIN },
+	{ "--no-join-points", "join-no-join-points", BPFVET_NO_JOIN_POINTS, 0, JOIN },
+	{ "--no-loop-widen", "join-no-loop-widen", BPFVET_NO_LOOP_WIDEN, 0, JOIN },
+	{ "--no-thresholds", "join-no-thresholds", BPFVET_NO_THRESHOLDS, 0, JOIN },
+	{ "--no-fallback", "join-no-fallback", BPFVET_NO_FALLBACK, 0, JOIN },
+	{ NULL, NULL, 0, 0, 0 },
 };
 
 int parse_technique_flag(const char *arg, struct prune_switches *sw)
@@ -29,8 +36,8 @@ int parse_technique_flag(const char *arg, struct prune_switches *sw)
 		sw->enable &= ~BPFVET_CHECKPOINT_EVERY;
 		return 0;
 	}
-	if (!strcmp(arg, "--explore=join") || !strcmp(arg, "--explore=kernel")) {
-		sw->explore = arg[10] == 'j' ? BPFVET_EXPLORE_JOIN : BPFVET_EXPLORE_KERNEL;
+	if (!strcmp(arg, "--explore=kernel")) {
+		sw->explore = BPFVET_EXPLORE_KERNEL;
 		return 0;
 	}
 	if (!strcmp(arg, "--prune=kernel")) {
@@ -38,13 +45,27 @@ int parse_technique_flag(const char *arg, struct prune_switches *sw)
 		return 0;
 	}
 	for (const struct technique *t = techniques; t->flag; t++) {
-		if (!strcmp(arg, t->flag)) {
-			if (t->on)
-				sw->enable |= t->bit;
-			else
-				sw->disable |= t->bit;
-			return 0;
-		}
+		if (strcmp(arg, t->flag))
+			continue;
+		if (!t->bit)
+			sw->explore = t->explore;
+		else if (t->on)
+			sw->enable |= t->bit;
+		else
+			sw->disable |= t->bit;
+		return 0;
 	}
 	return -1;
+}
+
+int technique_check(const struct prune_switches *sw)
+{
+	for (const struct technique *t = techniques; t->flag; t++) {
+		if (t->explore != JOIN || !(sw->disable & t->bit) || sw->explore == JOIN)
+			continue;
+		fprintf(stderr, "bpfvet: %s needs --explore=join (it switches off a part of it)\n",
+			t->flag);
+		return -1;
+	}
+	return 0;
 }
