@@ -681,8 +681,12 @@ int join_visit(struct vet_env *env, uint32_t idx)
 		return 0;
 	}
 	w->resumed_at = -1;
-	if (!w->loop_of[idx] && (w->preds[idx] < 2 || (env->opts_off & BPFVET_NO_JOIN_POINTS)))
+	if (!w->loop_of[idx] && w->preds[idx] < 2)
 		return 0;
+	/* Without merging where paths meet, the kernel's checkpoints prune
+	 * there. */
+	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS))
+		return 2;
 	s = site_get(env, w, env->cur, idx);
 	if (!s)
 		return -ENOMEM;
@@ -943,6 +947,9 @@ int join_init(struct vet_env *env)
 	if (!w)
 		return -ENOMEM;
 	env->join = w;
+	/* The beyond-kernel checkpoint placements assume the depth-first
+	 * order and its checkpoints everywhere: not used with sites. */
+	env->opts_on = 0;
 	w->resumed_at = -1;
 	w->rank = vet_calloc(env, env->insn_cnt, sizeof(*w->rank));
 	w->preds = vet_calloc(env, env->insn_cnt, sizeof(*w->preds));

@@ -241,10 +241,11 @@ static int run_pass(struct vet_env *env, uint32_t subprog)
 	env->insn_idx = env->subprogs[subprog].start;
 	env->prev_linfo = -1;
 	err = init_explored_states(env);
-	if (!err)
-		err = reach_init(env);
+	/* Before reach_init(): a joined walk drops the depth-first placements. */
 	if (!err)
 		err = join_init(env);
+	if (!err)
+		err = reach_init(env);
 	if (!err)
 		err = init_entry_state(env, subprog);
 	trace_pass_begin(env);
@@ -356,8 +357,6 @@ static void join_mode_check(struct vet_env *env)
 	if (env->guide || !env->bpf_capable || !env->bypass_spec_v1 ||
 	    (env->opts_off & BPFVET_NO_PRUNE))
 		env->join_mode = false;
-	else
-		env->opts_on = 0;
 }
 
 static int run_walk(struct vet_env *env)
