@@ -12,7 +12,10 @@
 #  - the instructions each walk processed equal
 #    tests/fixtures/explore/insns.tsv (they are deterministic: a change
 #    shows; `sh tests/cli/explore_join.sh --record` rewrites the file);
-#  - --explore=kernel is the default walk, figure for figure.
+#  - --explore=kernel is the default walk, figure for figure;
+#  - where the join does not apply (unprivileged loads, --no-prune,
+#    programs with iterators, callbacks or may_goto) --explore=join walks
+#    as the kernel does: explore=kernel and the default walk's figures.
 # Without the corpus its part is skipped.
 RECORD=
 [ "${1:-}" = --record ] && RECORD=1
@@ -172,3 +175,39 @@ for key in sorted(set(want) | set(have)):
           'got %s, recorded %s' % (have.get(key), want.get(key)))
 print('\n'.join(out))
 EOF
+
+# not_applied NAME OBJ OPTIONS...: --explore=join gives explore=kernel
+# and the default walk's verdict, count and message, program by program.
+not_applied() {
+	name=$1 obj=$2
+	shift 2
+	[ -f "$obj" ] || { skip "$name" "no $obj"; return; }
+	for mode in join kernel; do
+		# shellcheck disable=SC2086
+		"$BPFVET" "$obj" $TARGET --explore=$mode "$@" -o csv \
+			-e file_name,prog_name,verdict,total_insns,error,explore >"$TMP/na-$mode.csv" 2>/dev/null
+	done
+	python3 - "$name" "$TMP/na-join.csv" "$TMP/na-kernel.csv" <<'PY'
+import csv, sys
+name, j, k = sys.argv[1:4]
+j = list(csv.DictReader(open(j)))
+k = list(csv.DictReader(open(k)))
+show = lambda r: '%s %s %s %s' % (r['explore'], r['verdict'], r['total_insns'], r['error'][:60])
+bad = ['%s: join mode gives %s, kernel mode %s' % (a['prog_name'], show(a), show(b))
+       for a, b in zip(j, k) if a != b]
+if not j or len(j) != len(k) or bad:
+    print('FAIL %s: %s' % (name, '; '.join(bad[:3]) or 'rows differ'))
+else:
+    print('PASS %s (%d programs)' % (name, len(j)))
+PY
+}
+not_applied explore_join_unpriv "$OBJ" --unpriv
+not_applied explore_join_no_prune "$OBJ" --no-prune -p diamond_chain -p nested_loops -p map_walk
+C=build/corpus/progs
+if [ -f "$C/iters.bpf.o" ]; then
+	not_applied explore_join_iterators "$C/iters.bpf.o" -p triple_continue -p iter_while_loop
+	not_applied explore_join_iterators_pyperf "$C/pyperf600_iter.bpf.o"
+	not_applied explore_join_callbacks "$C/pyperf600_bpf_loop.bpf.o"
+	not_applied explore_join_may_goto build/corpus/verifier/verifier_iterating_callbacks.bpf.o \
+		-p cond_break1 -p cond_break2
+fi
