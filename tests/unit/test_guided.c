@@ -238,7 +238,7 @@ struct join_check {
 	int kept_there, subsumed;
 };
 
-static int join_visit(void *ctx, struct vet_env *env)
+static int join_check_visit(void *ctx, struct vet_env *env)
 {
 	struct join_check *c = ctx;
 	const struct vstate *const *ks;
@@ -258,7 +258,7 @@ static int join_visit(void *ctx, struct vet_env *env)
 	return replay_visit(&c->r, env);
 }
 
-static int64_t join_next(void *ctx, struct vet_env *env)
+static int64_t join_check_next(void *ctx, struct vet_env *env)
 {
 	return replay_next(&((struct join_check *)ctx)->r, env);
 }
@@ -281,7 +281,8 @@ static void test_kept_checkpoints(struct test_ctx *t)
 		};
 		struct bpfvet_result res = { .sz = sizeof(res) };
 		struct join_check c = { .r = { .path = path, .len = 10, .stop_at = -1 } };
-		struct vet_guide g = { .visit = join_visit, .next = join_next, .ctx = &c };
+		struct vet_guide g = { .visit = join_check_visit, .next = join_check_next,
+				       .ctx = &c };
 		struct vet_kept *k = NULL;
 
 		CHECK_INT(t, verify_keep(p, &vo, &res, &k), 0);
