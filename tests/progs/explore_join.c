@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Programs for --explore=join (issue 23; tests/cli/explore_join.sh):
+ * paths that meet, bounded loops the joined walk summarises, loops that
+ * never end (which it must still reject) and an out-of-bounds access on
+ * one path only. Hand-written assembly, so that the instructions, and the
+ * kernel's counts recorded in tests/fixtures/explore/kernel.tsv, do not
+ * depend on the compiler. Every program is a socket filter: r1 is the
+ * __sk_buff, whose first word is len. */
+#include "sock_asm.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[64]);
+} bytes SEC(".maps");
+
+/* r0 = the one value of `bytes` (64 bytes), or exit with 0. Clobbers
+ * r1-r5. */
+#define LOOKUP_BYTES					\
+	"r1 = 0;"					\
+	"*(u32 *)(r10 - 4) = r1;"			\
+	"r2 = r10;"					\
+	"r2 += -4;"					\
+	"r1 = %[bytes] ll;"				\
+	"call %[bpf_map_lookup_elem];"			\
+	"if r0 != 0 goto 1f;"				\
+	"exit;"						\
+	"1:"
+
+/* One diamond: bit `bit` of r6 decides whether r7 gains `add`. With
+ * powers of two every diamond doubles the values r7 may hold, and r7 is
+ * precise (it indexes the map value), so no path prunes another: the
+ * kernel walks all 2^10 of them. */
+#define DIAMOND(bit, add)				\
+	"if r6 & " #bit " goto 2f;"			\
+	"r7 += " #add ";"				\
+	"goto 3f;"					\
+	"2: r8 += 1;"					\
+	"3:"
+
+SEC("socket") __naked int diamond_chain(void)
+{
+	asm volatile("r6 = *(u32 *)(r1 + 0);"
+		     LOOKUP_BYTES
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     DIAMOND(0x1, 1) DIAMOND(0x2, 2) DIAMOND(0x4, 4) DIAMOND(0x8, 8)
+		     DIAMOND(0x10, 16) DIAMOND(0x20, 32) DIAMOND(0x40, 64)
+		     DIAMOND(0x80, 128) DIAMOND(0x100, 256) DIAMOND(0x200, 512)
+		     "r7 &= 63;"
+		     "r0 += r7;"
+		     "r0 = *(u8 *)(r0 + 0);"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* for (i = 0; i < 8; i++) for (j = 0; j < 8; j++) sum += v[i * 8 + j] */
+SEC("socket") __naked int nested_loops(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r8 = 0;"
+		     "r6 = 0;"
+		     "4: r7 = 0;"
+		     "5: r1 = r6;"
+		     "r1 <<= 3;"
+		     "r1 += r7;"
+		     "r2 = r0;"
+		     "r2 += r1;"
+		     "r1 = *(u8 *)(r2 + 0);"
+		     "r8 += r1;"
+		     "r7 += 1;"
+		     "if r7 < 8 goto 5b;"
+		     "r6 += 1;"
+		     "if r6 < 8 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* for (p = v, n = 0; n < 64; n++, p++) sum += *p: the pointer moves
+ * with the counter, and only the counter bounds it. */
+SEC("socket") __naked int map_walk(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     "4: r1 = *(u8 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r6 += 1;"
+		     "r7 += 1;"
+		     "if r7 < 64 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* A pointer spilled inside a loop to a slot never written before it:
+ * where the trips meet, the slot is unwritten on one side and a pointer
+ * on the other. */
+SEC("socket") __naked int spill_in_loop(void)
+{
+	asm volatile("r6 = 0;"
+		     "4: *(u64 *)(r10 - 8) = r1;"
+		     "r6 += 1;"
+		     "if r6 < 10 goto 4b;"
+		     "r0 = 0;"
+		     "exit;" ::: __clobber_all);
+}
+
+/* while (1) {} */
+SEC("socket") __naked int spin_forever(void)
+{
+	asm volatile("4: goto 4b;" ::: __clobber_all);
+}
+
+/* A counter that the body sets back: for (i = 0; i < 100; i++) if (i
+ * >= 9) i = 0; never ends. */
+SEC("socket") __naked int counter_reset(void)
+{
+	asm volatile("r6 = 0;"
+		     "4: r6 += 1;"
+		     "if r6 < 10 goto 5f;"
+		     "r6 = 0;"
+		     "5: if r6 < 100 goto 4b;"
+		     "r0 = 0;"
+		     "exit;" ::: __clobber_all);
+}
+
+/* for (;;) x++: a new value on every trip, and no way out that the
+ * values allow (x would have to wrap to 0). */
+SEC("socket") __naked int count_up_forever(void)
+{
+	asm volatile("r0 = 0;"
+		     "4: r0 += 1;"
+		     "if r0 == 0 goto 5f;"
+		     "goto 4b;"
+		     "5: exit;" ::: __clobber_all);
+}
+
+/* Two paths meet with an index of 0 or 64 into a 64-byte value: only
+ * the second one reads out of bounds. */
+SEC("socket") __naked int oob_one_path(void)
+{
+	asm volatile("r6 = *(u32 *)(r1 + 0);"
+		     LOOKUP_BYTES
+		     "r7 = 0;"
+		     "if r6 > 100 goto 4f;"
+		     "r7 = 64;"
+		     "4: r0 += r7;"
+		     "r0 = *(u8 *)(r0 + 0);"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+char _license[] SEC("license") = "GPL";

@@ -1,0 +1,952 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The join of --explore=join (issue 23): bounds_hull() (domain/scalar.h),
+ * join_widen_bounds() (prune/join_int.h) and join_states() (prune/prune.h).
+ *
+ * The hull and the widening are checked on random abstract values built
+ * from concrete sets, as test_scalar_sound.c builds them: every value of
+ * either input must be a value of the result, in the four ranges and the
+ * tnum. join_states() is checked on small hand-built states: the join
+ * must lie above both inputs in the order the walk prunes by
+ * (states_equal(..., RANGE_WITHIN)), and must refuse to merge what a
+ * later check reads as identity.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scalar_model.h"
+#include "test.h"
+#include "base/uapi.h"
+#include "prune/join_int.h"
+#include "prune/prune.h"
+#include "state/state.h"
+
+#define ROUNDS 20000
+#define MAX_SET 8
+
+/* ---- Random abstract values ------------------------------------------------ */
+
+static const uint8_t jmp_ops[] = {
+	BPF_JEQ, BPF_JNE, BPF_JSET, JMP_OP_NOT_SET, BPF_JGT, BPF_JGE,
+	BPF_JLT, BPF_JLE, BPF_JSGT, BPF_JSGE, BPF_JSLT, BPF_JSLE,
+};
+
+/* A base near an edge of one of the four views, or a random word cut by
+ * a shift: where the views disagree most. */
+static uint64_t pick_base(struct model_rng *g)
+{
+	static const uint64_t edges[] = {
+		0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL,
+		0x7fffffffffffffffULL, 0x8000000000000000ULL, UINT64_MAX,
+		0xffffffff80000000ULL,
+	};
+	uint64_t v = model_rand(g);
+
+	switch (model_rand(g) % 4) {
+	case 0: return edges[model_rand(g) % 10] + (model_rand(g) % 32) - 16;
+	case 1: return v >> (model_rand(g) % 64);
+	case 2: return (uint64_t)((int64_t)v >> (model_rand(g) % 64));
+	default: return v;
+	}
+}
+
+/* Up to MAX_SET values around a base, abstracted (model_alpha), then
+ * sometimes narrowed by a comparison with a constant, as a branch would.
+ * m receives the values the abstraction still holds; returns how many. */
+static int random_value(struct model_rng *g, struct bounds *b, uint64_t *m)
+{
+	uint64_t set[MAX_SET], base = pick_base(g), spread;
+	int n = 1 + (int)(model_rand(g) % MAX_SET), k = 0;
+
+	spread = model_rand(g) % 3 == 0 ? model_rand(g) :
+		 (UINT64_C(1) << (model_rand(g) % 40)) - 1;
+	for (int i = 0; i < n; i++)
+		set[i] = model_rand(g) % 2 ? base + (model_rand(g) & spread)
+					   : base ^ (model_rand(g) & spread);
+	model_alpha(b, set, n);
+	if (model_rand(g) % 2) {
+		struct bounds c;
+
+		bounds_const(&c, set[model_rand(g) % n] + (model_rand(g) % 3) - 1);
+		scalar_branch_refine(b, &c, jmp_ops[model_rand(g) % 12],
+				     model_rand(g) % 4 == 0, NULL);
+	}
+	for (int i = 0; i < n; i++)
+		if (model_has(b, set[i]))
+			m[k++] = set[i];
+	return k;
+}
+
+struct tally {
+	struct test_ctx *t;
+	long checks;
+	long failures;
+};
+
+static void miss(struct tally *y, const char *what, const struct bounds *a,
+		 const struct bounds *b, const struct bounds *res, uint64_t x)
+{
+	char sa[320], sb[320], sr[320];
+
+	if (y->failures++ >= 5)
+		return;
+	scalar_print(sa, sizeof(sa), a);
+	scalar_print(sb, sizeof(sb), b);
+	scalar_print(sr, sizeof(sr), res);
+	CHECK_MSG(y->t, false, "%s: a=%s b=%s -> %s (x=%#llx)", what, sa, sb, sr,
+		  (unsigned long long)x);
+}
+
+/* Every listed value is a value of res. */
+static void holds_all(struct tally *y, const char *what, const struct bounds *a,
+		      const struct bounds *b, const struct bounds *res, const uint64_t *m,
+		      int n)
+{
+	for (int i = 0; i < n; i++) {
+		y->checks++;
+		if (!model_has(res, m[i]))
+			miss(y, what, a, b, res, m[i]);
+	}
+}
+
+/* Values to compare two results on: the inputs' members, their
+ * neighbours, each view's bounds of both results, and random words. */
+static int probes(struct model_rng *g, const uint64_t *ma, int na, const uint64_t *mb,
+		  int nb, const struct bounds *r1, const struct bounds *r2, uint64_t *p)
+{
+	const struct bounds *rs[2] = { r1, r2 };
+	int n = 0;
+
+	for (int i = 0; i < na; i++) {
+		p[n++] = ma[i];
+		p[n++] = ma[i] + 1;
+		p[n++] = ma[i] - 1;
+	}
+	for (int i = 0; i < nb; i++) {
+		p[n++] = mb[i];
+		p[n++] = mb[i] + 1;
+		p[n++] = mb[i] - 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		const struct bounds *r = rs[i];
+
+		p[n++] = r->umin;
+		p[n++] = r->umax;
+		p[n++] = (uint64_t)r->smin;
+		p[n++] = (uint64_t)r->smax;
+		p[n++] = (r->umin & ~0xffffffffULL) | r->u32_min;
+		p[n++] = (r->umin & ~0xffffffffULL) | r->u32_max;
+		p[n++] = (r->umin & ~0xffffffffULL) | (uint32_t)r->s32_min;
+		p[n++] = (r->umin & ~0xffffffffULL) | (uint32_t)r->s32_max;
+		p[n++] = r->var_off.value;
+		p[n++] = r->var_off.value | r->var_off.mask;
+	}
+	for (int i = 0; i < 8; i++)
+		p[n++] = model_rand(g);
+	return n;
+}
+
+#define MAX_PROBES (6 * MAX_SET + 20 + 8)
+
+/* ---- bounds_hull ---------------------------------------------------------- */
+
+static void check_hull_pair(struct tally *y, struct model_rng *g, const struct bounds *a,
+			    const uint64_t *ma, int na, const struct bounds *b,
+			    const uint64_t *mb, int nb)
+{
+	struct bounds ab = *a, ba = *b, aa = *a;
+	uint64_t p[MAX_PROBES];
+	int np;
+
+	bounds_hull(&ab, b);
+	bounds_hull(&ba, a);
+	holds_all(y, "hull holds a", a, b, &ab, ma, na);
+	holds_all(y, "hull holds b", a, b, &ab, mb, nb);
+	holds_all(y, "hull(b,a) holds a", b, a, &ba, ma, na);
+	holds_all(y, "hull(b,a) holds b", b, a, &ba, mb, nb);
+	/* The same values whichever side it starts from. */
+	np = probes(g, ma, na, mb, nb, &ab, &ba, p);
+	for (int i = 0; i < np; i++) {
+		y->checks++;
+		if (model_has(&ab, p[i]) != model_has(&ba, p[i]))
+			miss(y, "hull not commutative", a, b, &ab, p[i]);
+	}
+	/* A value joined with itself stays what it was (inputs are synced:
+	 * model_alpha and the refinement sync). */
+	bounds_sync(&aa);
+	{
+		struct bounds h = aa;
+
+		bounds_hull(&h, &aa);
+		y->checks++;
+		if (!bounds_equal(&h, &aa))
+			miss(y, "hull(a,a) != a", &aa, &aa, &h, 0);
+	}
+}
+
+static void test_hull_random(struct test_ctx *t)
+{
+	struct model_rng g = { 0x10117 };
+	struct tally y = { t, 0, 0 };
+	uint64_t ma[MAX_SET], mb[MAX_SET];
+	struct bounds a, b;
+
+	for (long i = 0; i < ROUNDS; i++) {
+		int na = random_value(&g, &a, ma), nb = random_value(&g, &b, mb);
+
+		if (na && nb)
+			check_hull_pair(&y, &g, &a, ma, na, &b, mb, nb);
+	}
+	printf("  bounds_hull: %ld checks, %ld violations\n", y.checks, y.failures);
+	CHECK(t, y.checks > ROUNDS);
+	CHECK_INT(t, y.failures, 0);
+}
+
+/* Hand-picked pairs: the hull of each view separately, and the tnum
+ * union, on values whose views differ. */
+static void test_hull_cases(struct test_ctx *t)
+{
+	struct bounds a, b;
+	uint64_t v[2];
+
+	bounds_const(&a, 3);
+	bounds_const(&b, 10);
+	bounds_hull(&a, &b);
+	CHECK_INT(t, a.umin, 3);
+	CHECK_INT(t, a.umax, 10);
+	CHECK_INT(t, a.smin, 3);
+	CHECK_INT(t, a.smax, 10);
+	CHECK(t, model_has(&a, 3) && model_has(&a, 10) && !model_has(&a, 11));
+	/* -1 and 1: the signed hull is [-1, 1], the unsigned one everything
+	 * from 1 up, and the tnum union keeps bit 0 set: 0 is out. */
+	bounds_const(&a, UINT64_MAX);
+	bounds_const(&b, 1);
+	bounds_hull(&a, &b);
+	CHECK(t, model_has(&a, 1) && model_has(&a, UINT64_MAX));
+	CHECK_INT(t, a.smin, -1);
+	CHECK_INT(t, a.smax, 1);
+	CHECK(t, a.umin == 1 && a.umax == UINT64_MAX);
+	CHECK(t, !model_has(&a, 0));
+	/* The unknown value absorbs anything. */
+	bounds_unknown(&a);
+	bounds_const(&b, 42);
+	bounds_hull(&b, &a);
+	CHECK(t, bounds_is_unknown(&b));
+	/* 32-bit views: 0xffffffff and 0x1_0000_0000 differ in every 32-bit
+	 * bit, and the hull keeps both. */
+	v[0] = 0xffffffffULL;
+	v[1] = 0x100000000ULL;
+	bounds_const(&a, v[0]);
+	bounds_const(&b, v[1]);
+	bounds_hull(&a, &b);
+	CHECK(t, model_has(&a, v[0]) && model_has(&a, v[1]));
+	CHECK_INT(t, a.u32_min, 0);
+	CHECK_INT(t, a.u32_max, 0xffffffffu);
+}
+
+/* ---- join_widen_bounds ---------------------------------------------------- */
+
+static int cmp_u(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_s(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static size_t dedup(uint64_t *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+#define MAX_THR 24
+
+struct thr_store {
+	uint64_t v[4][MAX_THR];
+	struct join_thresholds t;
+};
+
+/* Thresholds as join_int.h lays them out: each constant in the four
+ * views (32-bit ones truncated, the signed one sign-extended), each view
+ * sorted in its own order. */
+static void make_thresholds(struct thr_store *s, const uint64_t *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		s->v[THR_U64][i] = c[i];
+		s->v[THR_S64][i] = c[i];
+		s->v[THR_U32][i] = (uint32_t)c[i];
+		s->v[THR_S32][i] = (uint64_t)(int64_t)(int32_t)(uint32_t)c[i];
+	}
+	for (int v = 0; v < 4; v++) {
+		qsort(s->v[v], n, sizeof(uint64_t),
+		      v == THR_S64 || v == THR_S32 ? cmp_s : cmp_u);
+		s->t.v[v] = s->v[v];
+		s->t.n[v] = dedup(s->v[v], n);
+	}
+}
+
+/* The smallest threshold of an unsigned view at or above x, else top. */
+static uint64_t next_up_u(const struct join_thresholds *t, int view, uint64_t x, uint64_t top)
+{
+	for (size_t i = 0; t && i < t->n[view]; i++)
+		if (t->v[view][i] >= x && t->v[view][i] <= top)
+			return t->v[view][i];
+	return top;
+}
+
+static uint64_t next_down_u(const struct join_thresholds *t, int view, uint64_t x)
+{
+	for (size_t i = t ? t->n[view] : 0; i > 0; i--)
+		if (t->v[view][i - 1] <= x)
+			return t->v[view][i - 1];
+	return 0;
+}
+
+static int64_t next_up_s(const struct join_thresholds *t, int view, int64_t x, int64_t top)
+{
+	for (size_t i = 0; t && i < t->n[view]; i++)
+		if ((int64_t)t->v[view][i] >= x && (int64_t)t->v[view][i] <= top)
+			return (int64_t)t->v[view][i];
+	return top;
+}
+
+static int64_t next_down_s(const struct join_thresholds *t, int view, int64_t x, int64_t bottom)
+{
+	for (size_t i = t ? t->n[view] : 0; i > 0; i--)
+		if ((int64_t)t->v[view][i - 1] <= x && (int64_t)t->v[view][i - 1] >= bottom)
+			return (int64_t)t->v[view][i - 1];
+	return bottom;
+}
+
+/* Grown bounds of the random widenings: on their view's next threshold
+ * or extreme, or short of it (the sync after the widening keeps only
+ * what the tnum and the other views allow). */
+struct landing {
+	long grown, landed, short_of;
+};
+
+/* One view's grown bound `got`, between the hull's `hull` and the view's
+ * next threshold `next` (unsigned comparisons after `flip`, which maps the
+ * signed order onto the unsigned one). False: past it, or below the
+ * hull. */
+static bool land_one(struct landing *l, uint64_t got, uint64_t hull, uint64_t next,
+		     bool up, uint64_t flip)
+{
+	got ^= flip;
+	hull ^= flip;
+	next ^= flip;
+	l->grown++;
+	if (up ? got > next || got < hull : got < next || got > hull)
+		return false;
+	if (got == next)
+		l->landed++;
+	else
+		l->short_of++;
+	return true;
+}
+
+/*
+ * Each bound of w that grew past old's (w = old widened by another value,
+ * hull = their hull) goes on to the next threshold of its view, or the
+ * view's extreme when none is left, and never past it. Returns false on
+ * a violation, with *why set to the view.
+ */
+static bool check_landing(struct landing *l, const struct join_thresholds *t,
+			  const struct bounds *old, const struct bounds *hull,
+			  const struct bounds *w, const char **why)
+{
+	const uint64_t s64 = 1ULL << 63, s32 = 1ULL << 31;
+
+	*why = "umax";
+	if (w->umax > old->umax &&
+	    !land_one(l, w->umax, hull->umax, next_up_u(t, THR_U64, hull->umax, UINT64_MAX),
+		      true, 0))
+		return false;
+	*why = "umin";
+	if (w->umin < old->umin &&
+	    !land_one(l, w->umin, hull->umin, next_down_u(t, THR_U64, hull->umin), false, 0))
+		return false;
+	*why = "smax";
+	if (w->smax > old->smax &&
+	    !land_one(l, (uint64_t)w->smax, (uint64_t)hull->smax,
+		      (uint64_t)next_up_s(t, THR_S64, hull->smax, INT64_MAX), true, s64))
+		return false;
+	*why = "smin";
+	if (w->smin < old->smin &&
+	    !land_one(l, (uint64_t)w->smin, (uint64_t)hull->smin,
+		      (uint64_t)next_down_s(t, THR_S64, hull->smin, INT64_MIN), false, s64))
+		return false;
+	*why = "u32_max";
+	if (w->u32_max > old->u32_max &&
+	    !land_one(l, w->u32_max, hull->u32_max,
+		      next_up_u(t, THR_U32, hull->u32_max, UINT32_MAX), true, 0))
+		return false;
+	*why = "u32_min";
+	if (w->u32_min < old->u32_min &&
+	    !land_one(l, w->u32_min, hull->u32_min, next_down_u(t, THR_U32, hull->u32_min),
+		      false, 0))
+		return false;
+	*why = "s32_max";
+	if (w->s32_max > old->s32_max &&
+	    !land_one(l, (uint32_t)w->s32_max, (uint32_t)hull->s32_max,
+		      (uint32_t)next_up_s(t, THR_S32, hull->s32_max, INT32_MAX), true, s32))
+		return false;
+	*why = "s32_min";
+	if (w->s32_min < old->s32_min &&
+	    !land_one(l, (uint32_t)w->s32_min, (uint32_t)hull->s32_min,
+		      (uint32_t)next_down_s(t, THR_S32, hull->s32_min, INT32_MIN), false, s32))
+		return false;
+	return true;
+}
+
+static void check_widen_pair(struct tally *y, struct landing *l,
+			     const struct join_thresholds *t, const struct bounds *a,
+			     const uint64_t *ma, int na, const struct bounds *b,
+			     const uint64_t *mb, int nb)
+{
+	struct bounds hull = *a, w = *a;
+	const char *why = NULL;
+
+	bounds_hull(&hull, b);
+	join_widen_bounds(&w, b, t);
+	holds_all(y, t ? "widen(thr) holds a" : "widen holds a", a, b, &w, ma, na);
+	holds_all(y, t ? "widen(thr) holds b" : "widen holds b", a, b, &w, mb, nb);
+	y->checks++;
+	if (!bounds_within(&w, &hull))
+		miss(y, t ? "widen(thr) does not contain the hull" :
+			    "widen does not contain the hull", a, b, &w, 0);
+	y->checks++;
+	if (!check_landing(l, t, a, &hull, &w, &why))
+		miss(y, why, a, b, &w, 0);
+}
+
+static void test_widen_random(struct test_ctx *t)
+{
+	struct model_rng g = { 0x31d3 };
+	struct tally y = { t, 0, 0 };
+	struct landing l = { 0, 0, 0 };
+	uint64_t ma[MAX_SET], mb[MAX_SET], c[MAX_THR];
+	struct thr_store *s = calloc(1, sizeof(*s));
+	struct bounds a, b;
+
+	CHECK(t, s != NULL);
+	if (!s)
+		return;
+	for (long i = 0; i < ROUNDS; i++) {
+		int na = random_value(&g, &a, ma), nb = random_value(&g, &b, mb);
+		size_t n = 1;
+
+		if (!na || !nb)
+			continue;
+		/* Thresholds as a program's comparisons give them (each
+		 * constant and its neighbours), near the values or not. */
+		c[0] = 0;
+		while (n + 3 <= MAX_THR && model_rand(&g) % 5) {
+			uint64_t k = model_rand(&g) % 2 ? mb[model_rand(&g) % nb] +
+							     (model_rand(&g) % 64)
+							: pick_base(&g);
+
+			c[n++] = k - 1;
+			c[n++] = k;
+			c[n++] = k + 1;
+		}
+		make_thresholds(s, c, n);
+		check_widen_pair(&y, &l, NULL, &a, ma, na, &b, mb, nb);
+		check_widen_pair(&y, &l, &s->t, &a, ma, na, &b, mb, nb);
+	}
+	printf("  join_widen_bounds: %ld checks, %ld violations; of %ld grown bounds "
+	       "%ld on the next threshold or extreme, %ld short of it after the sync\n",
+	       y.checks, y.failures, l.grown, l.landed, l.short_of);
+	CHECK(t, y.checks > ROUNDS);
+	CHECK_INT(t, y.failures, 0);
+	free(s);
+}
+
+static void set_of(struct bounds *b, uint64_t x, uint64_t y)
+{
+	uint64_t v[2] = { x, y };
+
+	model_alpha(b, v, 2);
+}
+
+/* Widenings whose tnums leave room for the threshold: the grown bound
+ * lands on it. (Where the tnum allows less, the sync keeps the bound at
+ * the tnum's limit, as the random test counts.) */
+static void test_widen_cases(struct test_ctx *t)
+{
+	struct thr_store *s = calloc(1, sizeof(*s));
+	const uint64_t c[] = { 0, 39, 40, 41, 149, 150, 151 };
+	struct bounds a, b, none;
+
+	CHECK(t, s != NULL);
+	if (!s)
+		return;
+	make_thresholds(s, c, 7);
+	/* {0, 16} grown by 33: hull [0, 33], tnum (0; 0x31) up to 49; the
+	 * upper bounds go on to 39, the next threshold. */
+	set_of(&a, 0, 16);
+	set_of(&b, 33, 33);
+	none = a;
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK_INT(t, a.umax, 39);
+	CHECK_INT(t, a.smax, 39);
+	CHECK_INT(t, a.u32_max, 39);
+	CHECK_INT(t, a.s32_max, 39);
+	CHECK_INT(t, a.umin, 0);
+	/* Without thresholds they go at least as far. */
+	join_widen_bounds(&none, &b, NULL);
+	CHECK(t, none.umax >= a.umax && bounds_within(&none, &a));
+	/* Grown again, past 39: on to 40. */
+	set_of(&b, 40, 40);
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK_INT(t, a.umax, 40);
+	/* Nothing grew: nothing moves. */
+	set_of(&b, 1, 32);
+	none = a;
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK(t, bounds_equal(&a, &none));
+	/* {256, 511} grown down by 192: hull [192, 511], tnum (0; 0x1ff);
+	 * the lower bounds go down to 151, the next threshold below. */
+	set_of(&a, 0x100, 0x1ff);
+	set_of(&b, 0xc0, 0xc0);
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK_INT(t, a.umin, 151);
+	CHECK_INT(t, a.smin, 151);
+	CHECK_INT(t, a.umax, 0x1ff);
+	/* Signed: {-16, 0} grown down by -33 goes to the extreme, as no
+	 * threshold is below; the unsigned view is everything. */
+	set_of(&a, (uint64_t)-16, 0);
+	set_of(&b, (uint64_t)-33, (uint64_t)-33);
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK(t, model_has(&a, (uint64_t)-33) && model_has(&a, (uint64_t)-16) &&
+		 model_has(&a, 0));
+	CHECK(t, a.smin <= -33 && a.smax == 0);
+	free(s);
+}
+
+/* ---- join_states ------------------------------------------------------------ */
+
+struct fixture {
+	struct vet_env *env;
+	struct vstate *a, *b;
+};
+
+static struct vstate *state_new(struct test_ctx *t, struct vet_env *env, int slots)
+{
+	struct vstate *st = calloc(1, sizeof(*st));
+
+	CHECK(t, st != NULL);
+	if (!st)
+		return NULL;
+	st->frame[0] = vet_calloc(env, 1, sizeof(*st->frame[0]));
+	CHECK(t, st->frame[0] != NULL);
+	if (!st->frame[0]) {
+		free(st);
+		return NULL;
+	}
+	frame_init(env, st->frame[0], -1, 0, 0);
+	CHECK_INT(t, frame_grow_stack(env, st->frame[0], slots * BPF_REG_SIZE), 0);
+	return st;
+}
+
+static void state_drop(struct vet_env *env, struct vstate *st)
+{
+	if (st)
+		state_clear(env, st);
+	free(st);
+}
+
+/* One frame at instruction 0, every register live there, 4 stack slots
+ * (invalid). */
+static bool fixture_init(struct test_ctx *t, struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->env = calloc(1, sizeof(*f->env));
+	CHECK(t, f->env != NULL);
+	if (!f->env)
+		return false;
+	vet_mem_init(&f->env->mem, 0);
+	f->env->bpf_capable = true;
+	f->env->aux = calloc(1, sizeof(*f->env->aux));
+	CHECK(t, f->env->aux != NULL);
+	if (!f->env->aux)
+		return false;
+	f->env->aux[0].live_regs_before = 0x7ff;
+	f->env->id_gen = 100;
+	f->a = state_new(t, f->env, 4);
+	f->b = state_new(t, f->env, 4);
+	return f->a && f->b;
+}
+
+static void fixture_done(struct test_ctx *t, struct fixture *f)
+{
+	if (!f->env)
+		return;
+	state_drop(f->env, f->a);
+	state_drop(f->env, f->b);
+	frame_pool_drain(f->env);
+	CHECK_INT(t, f->env->mem.cur, 0);
+	vet_mem_release(&f->env->mem);
+	free(f->env->aux);
+	free(f->env);
+}
+
+static struct reg_state *reg(struct vstate *st, int r)
+{
+	return &st->frame[0]->regs[r];
+}
+
+static struct stack_slot *slot(struct vstate *st, int spi)
+{
+	return stack_slot_at(st->frame[0], spi);
+}
+
+static void set_scalar(struct reg_state *r, uint64_t lo, uint64_t hi)
+{
+	uint64_t v[2] = { lo, hi };
+
+	reg_mark_known(r, lo);
+	model_alpha(&r->b, v, 2);
+	r->precise = true;
+}
+
+static void spill_scalar(struct stack_slot *s, uint64_t v)
+{
+	memset(s->slot_type, STACK_SPILL, sizeof(s->slot_type));
+	reg_mark_known(&s->spilled_ptr, v);
+	s->spilled_ptr.precise = true;
+}
+
+static void set_map_value(struct reg_state *r, uint64_t map, int32_t off)
+{
+	reg_mark_ptr(r, PTR_TO_MAP_VALUE);
+	r->raw[0] = map;
+	r->off = off;
+}
+
+/* into := join(into, in) on a copy; returns join_states()'s answer and
+ * the copy in *out (caller drops it). */
+static int join_copy(struct test_ctx *t, struct vet_env *env, struct vstate **out,
+		     const struct vstate *into, const struct vstate *in, bool *changed)
+{
+	struct vstate *j = calloc(1, sizeof(*j));
+	int err;
+
+	*out = j;
+	CHECK(t, j != NULL);
+	if (!j)
+		return -1;
+	CHECK_INT(t, state_copy(env, j, into), 0);
+	err = join_states(env, j, in, NULL, changed);
+	return err;
+}
+
+/* Both inputs lie inside the join, as loop convergence compares. */
+static void check_above_both(struct test_ctx *t, struct vet_env *env, const struct vstate *j,
+			     const struct vstate *a, const struct vstate *b)
+{
+	CHECK(t, states_equal(env, j, a, RANGE_WITHIN));
+	CHECK(t, states_equal(env, j, b, RANGE_WITHIN));
+}
+
+/* Scalars in registers and spilled to the stack that differ only in
+ * value: one join holds both sides, in either order; joining again
+ * changes nothing. */
+static void test_join_scalars(struct test_ctx *t)
+{
+	struct fixture f;
+	struct vstate *ab = NULL, *ba = NULL, *again = NULL;
+	bool changed;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	set_scalar(reg(f.a, 1), 3, 3);
+	set_scalar(reg(f.b, 1), 10, 10);
+	set_scalar(reg(f.a, 2), 0, 5);
+	set_scalar(reg(f.b, 2), 100, 200);
+	set_scalar(reg(f.a, 3), (uint64_t)-8, (uint64_t)-1);
+	set_scalar(reg(f.b, 3), 0x7fffffff, 0x80000000);
+	reg_mark_known(reg(f.a, 4), 7);
+	reg_mark_known(reg(f.b, 4), 7);
+	spill_scalar(slot(f.a, 0), 1);
+	spill_scalar(slot(f.b, 0), 2);
+	spill_scalar(slot(f.a, 3), 0);
+	spill_scalar(slot(f.b, 3), UINT64_MAX);
+
+	CHECK_INT(t, join_copy(t, f.env, &ab, f.a, f.b, &changed), 0);
+	CHECK(t, changed);
+	if (ab)
+		check_above_both(t, f.env, ab, f.a, f.b);
+	CHECK_INT(t, join_copy(t, f.env, &ba, f.b, f.a, &changed), 0);
+	CHECK(t, changed);
+	if (ba)
+		check_above_both(t, f.env, ba, f.a, f.b);
+	if (!ab)
+		goto out;
+	CHECK(t, model_has(&reg(ab, 1)->b, 3) && model_has(&reg(ab, 1)->b, 10));
+	CHECK(t, reg(ab, 1)->precise);
+	CHECK(t, bounds_is_const(&reg(ab, 4)->b) && reg(ab, 4)->b.umin == 7);
+	CHECK_INT(t, slot(ab, 0)->slot_type[BPF_REG_SIZE - 1], STACK_SPILL);
+	CHECK(t, model_has(&slot(ab, 0)->spilled_ptr.b, 1) &&
+		 model_has(&slot(ab, 0)->spilled_ptr.b, 2));
+	CHECK(t, model_has(&slot(ab, 3)->spilled_ptr.b, 0) &&
+		 model_has(&slot(ab, 3)->spilled_ptr.b, UINT64_MAX));
+	/* Joined with a side it already holds: nothing changes. */
+	CHECK_INT(t, join_copy(t, f.env, &again, ab, f.b, &changed), 0);
+	CHECK(t, !changed);
+	if (again)
+		CHECK(t, states_equal(f.env, again, ab, EXACT));
+out:
+	state_drop(f.env, again);
+	state_drop(f.env, ba);
+	state_drop(f.env, ab);
+	fixture_done(t, &f);
+}
+
+/* Slots whose bytes differ in kind (zero, unknown, a spilled scalar):
+ * the join reads as unknown where the sides differ. That holds both
+ * sides for pruning (NOT_EXACT); RANGE_WITHIN, the loop check, wants
+ * equal slot types, which a join of two kinds cannot keep. */
+static void test_join_slot_bytes(struct test_ctx *t)
+{
+	struct fixture f;
+	struct vstate *j = NULL;
+	bool changed;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	memset(slot(f.a, 1)->slot_type, STACK_MISC, BPF_REG_SIZE);
+	memset(slot(f.b, 1)->slot_type, STACK_ZERO, BPF_REG_SIZE);
+	spill_scalar(slot(f.a, 2), 5);
+	memset(slot(f.b, 2)->slot_type, STACK_MISC, BPF_REG_SIZE);
+	memset(slot(f.a, 3)->slot_type, STACK_ZERO, BPF_REG_SIZE);
+	memset(slot(f.b, 3)->slot_type, STACK_ZERO, BPF_REG_SIZE);
+	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 0);
+	if (!j)
+		goto out;
+	CHECK(t, changed);
+	for (int i = 0; i < BPF_REG_SIZE; i++) {
+		CHECK_INT(t, slot(j, 1)->slot_type[i], STACK_MISC);
+		CHECK_INT(t, slot(j, 2)->slot_type[i], STACK_MISC);
+		CHECK_INT(t, slot(j, 3)->slot_type[i], STACK_ZERO);
+	}
+	CHECK_INT(t, slot(j, 2)->spilled_ptr.type, NOT_INIT);
+	CHECK(t, states_equal(f.env, j, f.a, NOT_EXACT));
+	CHECK(t, states_equal(f.env, j, f.b, NOT_EXACT));
+out:
+	state_drop(f.env, j);
+	fixture_done(t, &f);
+}
+
+/* Identity that a later check reads: pointer types, the map pointed to,
+ * the reference held. The states keep apart (1) and into is untouched. */
+static void test_join_keeps_apart(struct test_ctx *t)
+{
+	static const struct {
+		const char *what;
+		uint32_t type_a, type_b;
+		uint64_t map_a, map_b;
+		uint32_t ref_a, ref_b;
+	} cases[] = {
+		{ "map value vs ctx", PTR_TO_MAP_VALUE, PTR_TO_CTX, 1, 0, 0, 0 },
+		{ "map value vs scalar", PTR_TO_MAP_VALUE, SCALAR_VALUE, 1, 0, 0, 0 },
+		{ "two maps", PTR_TO_MAP_VALUE, PTR_TO_MAP_VALUE, 1, 2, 0, 0 },
+		{ "ref_obj_id", PTR_TO_MAP_VALUE, PTR_TO_MAP_VALUE, 1, 1, 3, 4 },
+		{ "packet vs packet end", PTR_TO_PACKET, PTR_TO_PACKET_END, 0, 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed = true;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		if (cases[i].type_a == SCALAR_VALUE)
+			reg_mark_known(reg(f.a, 1), 0);
+		else
+			reg_mark_ptr(reg(f.a, 1), cases[i].type_a);
+		if (cases[i].type_b == SCALAR_VALUE)
+			reg_mark_known(reg(f.b, 1), 0);
+		else
+			reg_mark_ptr(reg(f.b, 1), cases[i].type_b);
+		reg(f.a, 1)->raw[0] = cases[i].map_a;
+		reg(f.b, 1)->raw[0] = cases[i].map_b;
+		reg(f.a, 1)->ref_obj_id = cases[i].ref_a;
+		reg(f.b, 1)->ref_obj_id = cases[i].ref_b;
+		CHECK_MSG(t, join_copy(t, f.env, &j, f.a, f.b, &changed) == 1, "%s: joined",
+			  cases[i].what);
+		CHECK_MSG(t, !changed, "%s: changed", cases[i].what);
+		if (j)
+			CHECK_MSG(t, states_equal(f.env, j, f.a, EXACT), "%s: into touched",
+				  cases[i].what);
+		/* in the other order too */
+		state_drop(f.env, j);
+		j = NULL;
+		CHECK_MSG(t, join_copy(t, f.env, &j, f.b, f.a, &changed) == 1,
+			  "%s: joined (b, a)", cases[i].what);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
+/* A spilled pointer against a slot never written: the join's slot is
+ * invalid (nothing may read it), either way round. A pointer spill
+ * against a scalar spill keeps apart. */
+static void test_join_invalid_slot(struct test_ctx *t)
+{
+	struct fixture f;
+	struct vstate *j = NULL;
+	bool changed;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	memset(slot(f.b, 0)->slot_type, STACK_SPILL, BPF_REG_SIZE);
+	set_map_value(&slot(f.b, 0)->spilled_ptr, 1, 0);
+	for (int order = 0; order < 2; order++) {
+		state_drop(f.env, j);
+		j = NULL;
+		CHECK_INT(t, join_copy(t, f.env, &j, order ? f.b : f.a, order ? f.a : f.b,
+				       &changed), 0);
+		if (!j)
+			continue;
+		for (int i = 0; i < BPF_REG_SIZE; i++)
+			CHECK_INT(t, slot(j, 0)->slot_type[i], STACK_INVALID);
+		CHECK_INT(t, slot(j, 0)->spilled_ptr.type, NOT_INIT);
+		/* Into a slot already invalid nothing changes: a summary that
+		 * says it grew is walked again, and a loop head never settles. */
+		CHECK_MSG(t, changed == (order == 1), "%s: changed = %d",
+			  order ? "pointer spill joined with invalid" :
+				  "invalid joined with pointer spill", changed);
+		check_above_both(t, f.env, j, f.a, f.b);
+	}
+	/* pointer spill vs scalar spill: apart */
+	spill_scalar(slot(f.a, 0), 0);
+	state_drop(f.env, j);
+	j = NULL;
+	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 1);
+out:
+	state_drop(f.env, j);
+	fixture_done(t, &f);
+}
+
+/* Linked scalars: an id both sides share stays, so that a bound learnt
+ * on one copy still reaches the other; ids that differ are dropped. */
+static void test_join_scalar_ids(struct test_ctx *t)
+{
+	struct fixture f;
+	struct vstate *j = NULL;
+	bool changed;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	for (int r = 1; r <= 2; r++) {
+		set_scalar(reg(f.a, r), 0, 5);
+		set_scalar(reg(f.b, r), 10, 20);
+		reg(f.a, r)->id = 7;
+		reg(f.b, r)->id = 7;
+	}
+	set_scalar(reg(f.a, 3), 0, 5);
+	set_scalar(reg(f.b, 3), 0, 5);
+	reg(f.a, 3)->id = 8;
+	reg(f.b, 3)->id = 9;
+	set_scalar(reg(f.a, 4), 0, 5);
+	set_scalar(reg(f.b, 4), 0, 5);
+	reg(f.a, 4)->id = 8;
+	reg(f.b, 4)->id = 9;
+	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 0);
+	if (!j)
+		goto out;
+	CHECK_INT(t, reg(j, 1)->id, 7);
+	CHECK_INT(t, reg(j, 2)->id, 7);
+	CHECK_INT(t, reg(j, 3)->id, 0);
+	CHECK_INT(t, reg(j, 4)->id, 0);
+	CHECK(t, changed);
+	check_above_both(t, f.env, j, f.a, f.b);
+out:
+	state_drop(f.env, j);
+	fixture_done(t, &f);
+}
+
+/* A map-value pointer at two fixed offsets (a pointer walking an array):
+ * the join keeps the lower offset fixed and moves the difference into the
+ * variable part, so that every address of either side is one of the
+ * join's. */
+static void test_join_fold_offsets(struct test_ctx *t)
+{
+	static const struct {
+		int32_t off_a, off_b;
+		uint64_t var_lo, var_hi;	/* a's variable offset */
+	} cases[] = {
+		{ 8, 24, 0, 0 },
+		{ 24, 8, 0, 0 },
+		{ 0, 1, 0, 0 },
+		{ 16, 4, 0, 12 },
+		{ -8, 8, 2, 6 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed;
+		int32_t lo = cases[i].off_a < cases[i].off_b ? cases[i].off_a : cases[i].off_b;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_map_value(reg(f.a, 6), 1, cases[i].off_a);
+		set_map_value(reg(f.b, 6), 1, cases[i].off_b);
+		{
+			uint64_t v[2] = { cases[i].var_lo, cases[i].var_hi };
+
+			model_alpha(&reg(f.a, 6)->b, v, 2);
+		}
+		CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 0);
+		if (!j)
+			goto next;
+		CHECK(t, changed);
+		CHECK_INT(t, reg(j, 6)->type, PTR_TO_MAP_VALUE);
+		CHECK_INT(t, reg(j, 6)->raw[0], 1);
+		CHECK_INT(t, reg(j, 6)->off, lo);
+		/* every address of a and of b */
+		for (uint64_t x = cases[i].var_lo; x <= cases[i].var_hi; x++)
+			if (model_has(&reg(f.a, 6)->b, x))
+				CHECK_MSG(t, model_has(&reg(j, 6)->b,
+						       (uint64_t)(int64_t)(cases[i].off_a - lo) + x),
+					  "case %zu: a's offset %d + %llu", i, cases[i].off_a,
+					  (unsigned long long)x);
+		CHECK_MSG(t, model_has(&reg(j, 6)->b, (uint64_t)(int64_t)(cases[i].off_b - lo)),
+			  "case %zu: b's offset %d", i, cases[i].off_b);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
+int main(void)
+{
+	struct test_ctx t = { 0 };
+
+	RUN(&t, test_hull_random);
+	RUN(&t, test_hull_cases);
+	RUN(&t, test_widen_random);
+	RUN(&t, test_widen_cases);
+	RUN(&t, test_join_scalars);
+	RUN(&t, test_join_slot_bytes);
+	RUN(&t, test_join_keeps_apart);
+	RUN(&t, test_join_invalid_slot);
+	RUN(&t, test_join_scalar_ids);
+	RUN(&t, test_join_fold_offsets);
+	return test_finish(&t);
+}
