@@ -337,8 +337,15 @@ static bool join_scalar_slot(struct vet_env *env, const struct vstate *st,
 	return changed;
 }
 
+/* Returns whether the slot changed: an invalid one absorbs anything. */
 static bool make_invalid(struct stack_slot *s)
 {
+	bool invalid = s->spilled_ptr.type == NOT_INIT;
+
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		invalid &= s->slot_type[i] == STACK_INVALID;
+	if (invalid)
+		return false;
 	memset(s->slot_type, STACK_INVALID, sizeof(s->slot_type));
 	reg_mark_not_init(&s->spilled_ptr);
 	return true;

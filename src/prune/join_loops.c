@@ -262,11 +262,12 @@ static int collect_thresholds(struct vet_env *env, struct join_walk *w)
 	for (uint32_t i = 0; i < env->insn_cnt; i++) {
 		if (!threshold_source(env, i, &c))
 			continue;
-		for (int64_t d = -1; d <= 1; d++) {
-			int64_t x = c + d;
+		for (int d = -1; d <= 1; d++) {
+			/* Wraps at the extremes, as the values it stands for. */
+			uint64_t x = (uint64_t)c + (uint64_t)(int64_t)d;
 
-			t->v[THR_U64][n] = (uint64_t)x;
-			t->v[THR_S64][n] = (uint64_t)x;
+			t->v[THR_U64][n] = x;
+			t->v[THR_S64][n] = x;
 			t->v[THR_U32][n] = (uint32_t)x;
 			t->v[THR_S32][n] = (uint64_t)(int64_t)(int32_t)(uint32_t)x;
 			n++;

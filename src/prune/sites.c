@@ -527,7 +527,7 @@ static int note_entry(struct vet_env *env, struct join_site *s)
 }
 
 /* Ancestors a returning trip is compared with for an endless loop. */
-#define TRIP_LOOP_DEPTH 8
+#define TRIP_LOOP_DEPTH 64
 /* A finished trip leaves the ring of those compared with: nothing reads
  * its state any more (its descendants are finished too). */
 static void remember_finished(struct vet_env *env, struct join_site *s, struct join_disj *d)
@@ -562,17 +562,30 @@ static uint64_t width_of(const struct reg_state *r)
  * merged inside the body) may never meet the loop's exit. */
 #define TRIP_WIDEN_RUN 32
 
-/* Does trip b widen a value of its parent trip a? */
+static bool is_const_scalar(const struct reg_state *r)
+{
+	return r->type == SCALAR_VALUE && tnum_is_const(r->b.var_off);
+}
+
+/* Does trip b only widen values of its parent trip a? A trip that steps
+ * an exact value (a counter) makes progress, whatever else widens (a
+ * sum, say). */
 static bool trip_widens(const struct vstate *a, const struct vstate *b)
 {
 	const struct func_state *fa = a->frame[a->curframe], *fb = b->frame[b->curframe];
+	bool widens = false;
 
 	if (a->curframe != b->curframe)
 		return false;
-	for (int r = 0; r < BPF_REG_FP; r++)
-		if (width_of(&fb->regs[r]) > width_of(&fa->regs[r]))
-			return true;
-	return false;
+	for (int r = 0; r < BPF_REG_FP; r++) {
+		const struct reg_state *x = &fa->regs[r], *y = &fb->regs[r];
+
+		if (is_const_scalar(x) && is_const_scalar(y) &&
+		    x->b.var_off.value != y->b.var_off.value)
+			return false;
+		widens |= width_of(y) > width_of(x);
+	}
+	return widens;
 }
 
 static int add_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
