@@ -32,6 +32,9 @@ struct join_loop {
 
 /* One pass from a loop head: what its trips did to the head's values. */
 struct join_pass {
+	/* A pass from the entries of a head whose trips have a summary of
+	 * their own: one trip from each entry, which needs no bound. */
+	bool from_entry;
 	uint32_t backedges;	/* trips that came back */
 	uint32_t growths;	/* back-edge arrivals that grew the summary */
 	struct {

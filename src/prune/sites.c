@@ -342,7 +342,7 @@ static struct reg_state *loc_value(struct func_state *f, int k)
 
 /* Names each unnamed value of the loop's frame (a fresh scalar id) and
  * records the head's values for the pass. */
-static int start_pass(struct vet_env *env, struct join_site *s)
+static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 {
 	struct func_state *f = env->cur->frame[env->cur->curframe];
 
@@ -351,6 +351,7 @@ static int start_pass(struct vet_env *env, struct join_site *s)
 	if (!s->pass)
 		return -ENOMEM;
 	memset(s->pass, 0, sizeof(*s->pass));
+	s->pass->from_entry = from_entry;
 	for (int k = 0; k < JOIN_LOCS; k++) {
 		struct reg_state *r = loc_value(f, k);
 
@@ -410,7 +411,7 @@ static void note_trip(struct join_pass *p, struct vstate *cur)
 
 static bool pass_terminates(const struct join_pass *p)
 {
-	if (!p || !p->backedges)
+	if (!p || !p->backedges || p->from_entry)
 		return true;
 	for (int k = 0; k < JOIN_LOCS; k++)
 		if (p->loc[k].alive && p->loc[k].sign)
@@ -641,13 +642,38 @@ static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site
 	return add_trip(env, w, s, back_edge, run);
 }
 
-/* A loop head keeps one summary: its passes are then one sequence. A
- * head that cannot (shapes differ, or a pointer moves) is walked trip by
- * trip: every arrival is queued as it is, and its trips end by the
- * program's own bounds (or at the complexity limit). */
+/* Would a trip joined with the head's entries lose a register that the
+ * entries lack and the trip sets (say, by a call in the loop)? */
+static bool entry_lacks(const struct vstate *entry, const struct vstate *trip)
+{
+	const struct func_state *a = entry->frame[entry->curframe];
+	const struct func_state *b = trip->frame[trip->curframe];
+
+	for (int r = 0; r < BPF_REG_FP; r++)
+		if (a->regs[r].type == NOT_INIT && b->regs[r].type != NOT_INIT)
+			return true;
+	return false;
+}
+
+static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
+			   bool back_edge)
+{
+	s->exact = true;
+	env->stats.join_exact_heads++;
+	return add_trip(env, w, s, back_edge, 0);
+}
+
+/* A loop head keeps one summary: its passes are then one sequence. When
+ * the first trip back sets a register its entries lack, the trips get a
+ * summary of their own (summary 1; the entries' is walked one trip per
+ * entry): merged with the entries, that register would be unreadable. A
+ * head that cannot keep them (shapes differ, or a pointer moves) is
+ * walked trip by trip: every arrival is queued as it is, and its trips
+ * end by the program's own bounds (or at the complexity limit). */
 static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
+	uint32_t d;
 
 	if (!back_edge) {
 		int err = note_entry(env, s);
@@ -662,18 +688,20 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 
 		return err ? err : 1;
 	}
-	if (!join_shapes_equal(&s->disj[0]->st, env->cur) ||
-	    (back_edge && pointer_moved(&s->disj[0]->st, env->cur))) {
-		int err;
-
-		s->exact = true;
-		env->stats.join_exact_heads++;
-		err = add_trip(env, w, s, back_edge, 0);
-		return err;
-	}
+	d = back_edge && s->ndisj > 1 ? 1 : 0;
+	if (!join_shapes_equal(&s->disj[d]->st, env->cur) ||
+	    (back_edge && pointer_moved(&s->disj[d]->st, env->cur)))
+		return go_trip_by_trip(env, w, s, back_edge);
 	if (back_edge && s->pass)
 		note_trip(s->pass, env->cur);
-	return join_into(env, w, s, 0, back_edge);
+	if (back_edge && s->ndisj == 1 && entry_lacks(&s->disj[0]->st, env->cur)) {
+		int err = add_disjunct(env, w, s, env->cur, true);
+
+		if (!err && s->pass)
+			s->pass->growths++;
+		return err ? err : 1;
+	}
+	return join_into(env, w, s, d, back_edge);
 }
 
 /*
@@ -869,7 +897,7 @@ static int open_window(struct vet_env *env, struct join_walk *w, struct join_sit
 		s->trip = d;
 		return 0;
 	}
-	return start_pass(env, s);
+	return start_pass(env, s, s->ndisj > 1 && d == s->disj[0]);
 }
 
 /* Resumes the first queued summary as the current state. Returns
