@@ -37,10 +37,13 @@ extern const struct technique techniques[];
 /* 0 if arg is a technique switch or --prune=PROFILE (and records it),
  * -1 otherwise. */
 int parse_technique_flag(const char *arg, struct prune_switches *sw);
+/* 0 if arg is --explore=kernel|join (and records it), -1 otherwise. */
+int parse_explore_flag(const char *arg, enum bpfvet_explore *explore);
+/* "kernel" or "join": the walk a result says ran (-e explore). */
+const char *explore_name(enum bpfvet_explore explore);
 /* After the whole command line: -1, after saying so on stderr, when an
  * ingredient of --explore=join is switched off without that mode. */
 int technique_check(const struct prune_switches *sw);
-#include "bpfvet.h"
 
 /* Target-kernel options shared by verify and dump (open_args.c). */
 struct open_args {

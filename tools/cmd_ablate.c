@@ -131,7 +131,7 @@ static void print_row(const struct ablate_args *a, const char *file, const char 
 	double ri = ratio(r->insns_processed, full->insns_processed);
 	double rp = ratio(r->peak_states, full->peak_states);
 	double rt = ratio(r->duration_ns, full->duration_ns);
-	const char *explore = r->explore == BPFVET_EXPLORE_JOIN ? "join" : "kernel";
+	const char *explore = explore_name(r->explore);
 	const char *fallback = r->fallback ? "yes" : "no";
 
 	if (a->fmt == FMT_CSV) {

@@ -71,10 +71,8 @@ static int selfcheck_option(int argc, char **argv, int *i, void *args)
 
 	if (caps_args_parse(s, &a->caps))
 		return 0;
-	if (!strcmp(s, "--explore=join") || !strcmp(s, "--explore=kernel")) {
-		a->explore = s[10] == 'j' ? BPFVET_EXPLORE_JOIN : BPFVET_EXPLORE_KERNEL;
+	if (!parse_explore_flag(s, &a->explore))
 		return 0;
-	}
 	if ((!strcmp(s, "-p") || !strcmp(s, "-t") || !strcmp(s, "-n") || !strcmp(s, "--seed")) &&
 	    *i + 1 < argc) {
 		const char *v = argv[++*i];

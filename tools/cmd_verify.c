@@ -393,7 +393,7 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_MEM_PEAK: snprintf(buf, sz, "%llu", (unsigned long long)(s->mem_peak + 1023) / 1024); break;
 	case F_DISTINCT: snprintf(buf, sz, "%llu", (unsigned long long)s->insns_distinct); break;
 	case F_ERROR: snprintf(buf, sz, "%s", s->error); break;
-	case F_EXPLORE: snprintf(buf, sz, "%s", s->explore == BPFVET_EXPLORE_JOIN ? "join" : "kernel"); break;
+	case F_EXPLORE: snprintf(buf, sz, "%s", explore_name(s->explore)); break;
 	case F_JOIN_VERDICT:
 		snprintf(buf, sz, "%s", s->explore != BPFVET_EXPLORE_JOIN ? "" :
 			 s->join_verdict == BPFVET_ACCEPTED ? "success" :

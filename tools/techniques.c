@@ -30,16 +30,30 @@ const struct technique techniques[] = {
 	{ NULL, NULL, 0, 0, 0 },
 };
 
+int parse_explore_flag(const char *arg, enum bpfvet_explore *explore)
+{
+	if (!strcmp(arg, "--explore=kernel"))
+		*explore = BPFVET_EXPLORE_KERNEL;
+	else if (!strcmp(arg, "--explore=join"))
+		*explore = BPFVET_EXPLORE_JOIN;
+	else
+		return -1;
+	return 0;
+}
+
+const char *explore_name(enum bpfvet_explore explore)
+{
+	return explore == BPFVET_EXPLORE_JOIN ? "join" : "kernel";
+}
+
 int parse_technique_flag(const char *arg, struct prune_switches *sw)
 {
 	if (!strcmp(arg, "--checkpoint=kernel")) {
 		sw->enable &= ~BPFVET_CHECKPOINT_EVERY;
 		return 0;
 	}
-	if (!strcmp(arg, "--explore=kernel")) {
-		sw->explore = BPFVET_EXPLORE_KERNEL;
+	if (!parse_explore_flag(arg, &sw->explore))
 		return 0;
-	}
 	if (!strcmp(arg, "--prune=kernel")) {
 		sw->enable = 0;
 		return 0;
