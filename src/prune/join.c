@@ -17,11 +17,6 @@
 #include "prune.h"
 #include "join_int.h"
 
-static bool is_pkt_pointer(uint32_t type)
-{
-	return base_type(type) == PTR_TO_PACKET || base_type(type) == PTR_TO_PACKET_META;
-}
-
 static bool same_refs(const struct vstate *a, const struct vstate *b)
 {
 	if (a->acquired_refs != b->acquired_refs || a->active_locks != b->active_locks ||
@@ -71,7 +66,7 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 	    (locked && a->id != b->id) || a->ref_obj_id != b->ref_obj_id ||
 	    a->frameno != b->frameno)
 		return false;
-	if (is_pkt_pointer(a->type))
+	if (reg_type_is_pkt(a->type))
 		return (a->range >= 0 && b->range >= 0) || a->range == b->range;
 	if (a->raw[0] != b->raw[0] || a->raw[1] != b->raw[1])
 		return false;
@@ -166,7 +161,7 @@ uint64_t join_shape_digest(const struct vstate *st)
 			const struct reg_state *x = &f->regs[r];
 
 			h = (h ^ x->type) * 0x100000001b3ull;
-			if (x->type != NOT_INIT && x->type != SCALAR_VALUE && !is_pkt_pointer(x->type))
+			if (x->type != NOT_INIT && x->type != SCALAR_VALUE && !reg_type_is_pkt(x->type))
 				h = (h ^ x->raw[0]) * 0x100000001b3ull;
 		}
 	}
@@ -285,7 +280,7 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 			join_pointer_id(env, st, into, in);
 			return fold_offsets(into, in, wd);
 		}
-		if (is_pkt_pointer(into->type) && in->range < into->range) {
+		if (reg_type_is_pkt(into->type) && in->range < into->range) {
 			into->range = in->range;
 			changed = true;
 		}
@@ -393,6 +388,13 @@ int join_states(struct vet_env *env, struct vstate *into, const struct vstate *i
 	*changed = false;
 	if (!join_shapes_equal(into, in))
 		return 1;
+	return join_matching_states(env, into, in, wd, changed);
+}
+
+int join_matching_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
+			 const struct join_widening *wd, bool *changed)
+{
+	*changed = false;
 	for (uint32_t i = 0; i <= into->curframe; i++) {
 		int err = join_frame(env, into, into->frame[i], in->frame[i], wd, changed);
 

@@ -93,6 +93,16 @@ void *join_grow(struct vet_env *env, void *v, uint32_t cnt, uint32_t *cap, size_
 	return p;
 }
 
+bool join_loop_contains(const struct join_loop *l, uint32_t insn)
+{
+	return l->body[insn / 64] & (1ull << (insn % 64));
+}
+
+static void body_add(struct join_loop *l, uint32_t insn)
+{
+	l->body[insn / 64] |= 1ull << (insn % 64);
+}
+
 static struct join_loop *loop_new(struct vet_env *env, struct join_walk *w, uint32_t head)
 {
 	struct join_loop *l, *v;
@@ -109,7 +119,7 @@ static struct join_loop *loop_new(struct vet_env *env, struct join_walk *w, uint
 	l->body = vet_calloc(env, (env->insn_cnt + 63) / 64, sizeof(uint64_t));
 	if (!l->body)
 		return NULL;
-	l->body[head / 64] |= 1ull << (head % 64);
+	body_add(l, head);
 	l->end_rank = w->rank[head];
 	w->loop_of[head] = w->nloops;
 	return l;
@@ -123,9 +133,9 @@ static int flood_body(struct vet_env *env, struct join_walk *w, struct join_loop
 {
 	uint32_t sz = 0;
 
-	if (l->body[latch / 64] & (1ull << (latch % 64)))
+	if (join_loop_contains(l, latch))
 		return 0;
-	l->body[latch / 64] |= 1ull << (latch % 64);
+	body_add(l, latch);
 	stack[sz++] = latch;
 	while (sz) {
 		uint32_t v = stack[--sz];
@@ -138,9 +148,9 @@ static int flood_body(struct vet_env *env, struct join_walk *w, struct join_loop
 			uint32_t p = preds[k];
 
 			/* Rank 0: code no path from the entry reaches. */
-			if (!w->rank[p] || (l->body[p / 64] & (1ull << (p % 64))))
+			if (!w->rank[p] || join_loop_contains(l, p))
 				continue;
-			l->body[p / 64] |= 1ull << (p % 64);
+			body_add(l, p);
 			stack[sz++] = p;
 		}
 	}
@@ -157,7 +167,8 @@ static int find_loops(struct vet_env *env, struct join_walk *w)
 		return err;
 	stack = vet_calloc(env, env->insn_cnt, sizeof(*stack));
 	w->loop_of = vet_calloc(env, env->insn_cnt, sizeof(*w->loop_of));
-	if (!stack || !w->loop_of)
+	w->preds = vet_calloc(env, env->insn_cnt, sizeof(*w->preds));
+	if (!stack || !w->loop_of || !w->preds)
 		err = -ENOMEM;
 	for (uint32_t u = 0; !err && !irreducible && u < env->insn_cnt; u++) {
 		uint32_t succ[2];
@@ -175,15 +186,13 @@ static int find_loops(struct vet_env *env, struct join_walk *w)
 				irreducible = flood_body(env, w, l, u, start, preds, stack);
 		}
 	}
+	/* Where paths meet: two or more ways in. */
+	for (uint32_t i = 0; !err && i < env->insn_cnt; i++)
+		w->preds[i] = start[i + 1] - start[i] < 2 ? (uint8_t)(start[i + 1] - start[i]) : 2;
 	vet_free(env, start);
 	vet_free(env, preds);
 	vet_free(env, stack);
 	return err ? err : irreducible;
-}
-
-bool join_loop_contains(const struct join_loop *l, uint32_t insn)
-{
-	return l->body[insn / 64] & (1ull << (insn % 64));
 }
 
 /* ---- Thresholds --------------------------------------------------------- */
@@ -393,6 +402,7 @@ void join_loops_free(struct vet_env *env, struct join_walk *w)
 		vet_free(env, w->loops[i].body);
 	vet_free(env, w->loops);
 	vet_free(env, w->loop_of);
+	vet_free(env, w->preds);
 	for (int v = 0; v < 4; v++)
 		vet_free(env, w->thr.v[v]);
 }

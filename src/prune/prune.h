@@ -30,11 +30,13 @@ bool join_shapes_equal(const struct vstate *a, const struct vstate *b);
 uint64_t join_shape_digest(const struct vstate *st);
 int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
 		const struct join_widening *wd, bool *changed);
+/* join_states() for two states already of the same shape. */
+int join_matching_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
+			 const struct join_widening *wd, bool *changed);
 
 /* sites.c */
 int join_init(struct vet_env *env);
 void join_free(struct vet_env *env);
-bool join_enabled(const struct vet_env *env);
 int join_visit(struct vet_env *env, uint32_t idx);
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);

@@ -65,14 +65,6 @@ static int compute_ranks(struct vet_env *env, struct join_walk *w)
 			sz--;
 		}
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t succ[2];
-		int cnt = insn_successors(env, i, succ);
-
-		for (int k = 0; k < cnt; k++)
-			if (succ[k] < n && w->preds[succ[k]] < 2)
-				w->preds[succ[k]]++;
-	}
 out:
 	vet_free(env, stack);
 	vet_free(env, next);
@@ -143,12 +135,9 @@ static int heap_push(struct vet_env *env, struct join_walk *w, struct join_site 
 	return 0;
 }
 
-static struct join_entry heap_pop(struct join_walk *w)
+/* Moves entry i down to its place among its descendants. */
+static void heap_sift_down(struct join_walk *w, uint32_t i)
 {
-	struct join_entry top = w->heap[0];
-	uint32_t i = 0;
-
-	w->heap[0] = w->heap[--w->heap_cnt];
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
 
@@ -157,10 +146,18 @@ static struct join_entry heap_pop(struct join_walk *w)
 		if (r < w->heap_cnt && entry_less(&w->heap[r], &w->heap[m]))
 			m = r;
 		if (m == i)
-			break;
+			return;
 		heap_swap(w->heap, i, m);
 		i = m;
 	}
+}
+
+static struct join_entry heap_pop(struct join_walk *w)
+{
+	struct join_entry top = w->heap[0];
+
+	w->heap[0] = w->heap[--w->heap_cnt];
+	heap_sift_down(w, 0);
 	return top;
 }
 
@@ -286,7 +283,6 @@ static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_si
 		return err;
 	make_summary(&d->st, s->insn);
 	d->digest = join_shape_digest(&d->st);
-	env->stats.join_disjuncts++;
 	return heap_push(env, w, s, s->ndisj - 1, back_edge);
 }
 
@@ -421,11 +417,6 @@ static bool pass_terminates(const struct join_pass *p)
 
 /* ---- The walk's side --------------------------------------------------- */
 
-bool join_enabled(const struct vet_env *env)
-{
-	return env->join != NULL;
-}
-
 /* Registers no continuation reads are unreadable in a summary: they
  * then join with anything. */
 static void drop_dead_regs(struct vet_env *env, struct vstate *st)
@@ -462,7 +453,8 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL : &w->thr };
 	bool widen = back_edge && s->growths >= JOIN_WIDEN_AFTER;
 	bool changed;
-	int err = join_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL, &changed);
+	int err = join_matching_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL,
+					&changed);
 
 	if (err)
 		return err;
@@ -474,7 +466,6 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 		s->growths++;
 		if (s->pass)
 			s->pass->growths++;
-		env->stats.join_widenings += widen;
 	}
 	if (changed && !s->disj[d]->queued)
 		err = heap_push(env, w, s, d, back_edge);
@@ -484,24 +475,25 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 /* A trip that moved a pointer: an interval cannot tie the pointer to
  * the counter that bounds the loop, only the trips walked one by one can
  * (the kernel's way). */
+static bool pointer_differs(const struct reg_state *x, const struct reg_state *y)
+{
+	return x->type != SCALAR_VALUE && x->type != NOT_INIT &&
+	       (x->off != y->off || !bounds_equal(&x->b, &y->b));
+}
+
 static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
 {
 	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
 	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
 
 	for (int r = 0; r < BPF_REG_FP; r++)
-		if (a->regs[r].type != SCALAR_VALUE && a->regs[r].type != NOT_INIT &&
-		    (a->regs[r].off != b->regs[r].off || !bounds_equal(&a->regs[r].b, &b->regs[r].b)))
+		if (pointer_differs(&a->regs[r], &b->regs[r]))
 			return true;
-	for (int k = 0; k < slots / BPF_REG_SIZE; k++) {
-		const struct reg_state *x = &stack_slot_at(a, k)->spilled_ptr;
-		const struct reg_state *y = &stack_slot_at(b, k)->spilled_ptr;
-
+	for (int k = 0; k < slots / BPF_REG_SIZE; k++)
 		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
-		    x->type != SCALAR_VALUE && x->type != NOT_INIT &&
-		    (x->off != y->off || !bounds_equal(&x->b, &y->b)))
+		    pointer_differs(&stack_slot_at(a, k)->spilled_ptr,
+				    &stack_slot_at(b, k)->spilled_ptr))
 			return true;
-	}
 	return false;
 }
 
@@ -616,7 +608,6 @@ static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site
 {
 	struct join_disj *a = back_edge ? s->trip : NULL;
 	uint32_t checked = 0;
-
 	uint32_t run = a && trip_widens(&a->st, env->cur) ? a->widen_run + 1 : 0;
 
 	if (run >= TRIP_WIDEN_RUN) {
@@ -635,7 +626,6 @@ static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site
 		const struct join_disj *f = s->finished[(s->nfinished - 1 - checked) % TRIP_PRUNE_MAX];
 
 		if (states_equal(env, &f->st, env->cur, RANGE_WITHIN)) {
-			env->stats.join_trip_prunes++;
 			return 1;
 		}
 	}
@@ -659,7 +649,6 @@ static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join
 			   bool back_edge)
 {
 	s->exact = true;
-	env->stats.join_exact_heads++;
 	return add_trip(env, w, s, back_edge, 0);
 }
 
@@ -675,14 +664,16 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
 	uint32_t d;
 
+	if (s->exact)
+		return visit_trip(env, w, s, back_edge);
+	/* The entries a merged loop starts again from (a head walked trip
+	 * by trip never does). */
 	if (!back_edge) {
 		int err = note_entry(env, s);
 
 		if (err)
 			return err;
 	}
-	if (s->exact)
-		return visit_trip(env, w, s, back_edge);
 	if (!s->ndisj) {
 		int err = add_disjunct(env, w, s, env->cur, back_edge);
 
@@ -768,22 +759,8 @@ static void dequeue_loop(struct join_walk *w, const struct join_site *s)
 	}
 	w->heap_cnt = n;
 	/* Re-establish the heap order over what is left. */
-	for (uint32_t i = n / 2; i-- > 0;) {
-		uint32_t j = i;
-
-		for (;;) {
-			uint32_t l = 2 * j + 1, r = l + 1, m = j;
-
-			if (l < n && entry_less(&w->heap[l], &w->heap[m]))
-				m = l;
-			if (r < n && entry_less(&w->heap[r], &w->heap[m]))
-				m = r;
-			if (m == j)
-				break;
-			heap_swap(w->heap, j, m);
-			j = m;
-		}
-	}
+	for (uint32_t i = n / 2; i-- > 0;)
+		heap_sift_down(w, i);
 }
 
 /*
@@ -813,7 +790,6 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 	site_clear(env, s);
 	s->entry = entry;
 	s->exact = true;
-	env->stats.join_restarts++;
 	err = add_disjunct(env, w, s, entry, false);
 	return err < 0 ? err : 0;
 }
@@ -940,7 +916,10 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 }
 
 /* At the end of the walk: did the last pass of every loop prove that its
- * trips end? */
+ * trips end? close_window() decided it for each final pass, and a loop
+ * that started again left no pass behind; this is the backstop that
+ * keeps an unproven loop from being accepted if that bookkeeping ever
+ * missed one. */
 int join_finish(struct vet_env *env)
 {
 	struct join_walk *w = env->join;
@@ -993,9 +972,8 @@ int join_init(struct vet_env *env)
 	env->opts_on = 0;
 	w->resumed_at = -1;
 	w->rank = vet_calloc(env, env->insn_cnt, sizeof(*w->rank));
-	w->preds = vet_calloc(env, env->insn_cnt, sizeof(*w->preds));
 	w->buckets = vet_calloc(env, env->insn_cnt, sizeof(*w->buckets));
-	if (!w->rank || !w->preds || !w->buckets)
+	if (!w->rank || !w->buckets)
 		return -ENOMEM;
 	err = compute_ranks(env, w);
 	if (!err)
@@ -1039,9 +1017,14 @@ void join_free(struct vet_env *env)
 
 	if (!w)
 		return;
-	for (s = w->all; env->keep_states && s; s = s->all_next)
-		if (join_keep(env, s))
+	for (s = w->all; env->keep_states && s; s = s->all_next) {
+		if (join_keep(env, s)) {
+			/* verify_keep() reports it: a partial record would
+			 * check runs against fewer states than were merged. */
+			env->err = -ENOMEM;
 			break;
+		}
+	}
 	for (s = w->all; s; s = next) {
 		next = s->all_next;
 		site_clear(env, s);
@@ -1051,7 +1034,6 @@ void join_free(struct vet_env *env)
 	join_loops_free(env, w);
 	vet_free(env, w->buckets);
 	vet_free(env, w->rank);
-	vet_free(env, w->preds);
 	vet_free(env, w->heap);
 	vet_free(env, w->win);
 	vet_free(env, w);

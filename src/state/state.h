@@ -384,14 +384,9 @@ struct verifier_stats {
 	uint64_t num_backedges;
 	/* --explore=join (prune/sites.c) */
 	uint64_t join_sites;
-	uint64_t join_disjuncts;
 	uint64_t join_arrivals;
 	uint64_t join_resumes;
-	uint64_t join_widenings;
-	uint64_t join_exact_heads;
 	uint64_t join_loop_joins;	/* trips merged into a loop head */
-	uint64_t join_trip_prunes;
-	uint64_t join_restarts;		/* merged loops started again */
 };
 
 /* The function a BTF-based program attaches to, in the target BTF

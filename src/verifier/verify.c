@@ -347,8 +347,8 @@ static int check_all_globals_first(struct vet_env *env)
 /*
  * Where joining does not apply, the walk is the kernel's: a guided walk
  * follows one path; speculative paths (unprivileged loads) and their masking
- * are decided per path; and without pruning nothing is compared. The
- * beyond-kernel checkpoint placements assume the depth-first order.
+ * are decided per path; and without pruning nothing is compared. (The
+ * program's own reasons come later: join_init().)
  */
 static void join_mode_check(struct vet_env *env)
 {
@@ -642,6 +642,9 @@ int verify_keep(const struct bpfvet_program *prog, const struct bpfvet_verify_op
 	if (!k)
 		return -ENOMEM;
 	err = verify_with(prog, opts, res, NULL, NULL, k);
+	/* The joined walk's summaries could not all be kept (join_free). */
+	if (!err && k->env && k->env->err == -ENOMEM)
+		err = -ENOMEM;
 	if (!err && k->env)
 		err = kept_index(k);
 	if (err && err != -ENOEXEC) {
