@@ -412,6 +412,8 @@ enum bpfvet_verdict {
 #define BPFVET_NO_LOOP_WIDEN	(1ull << 12)	/* loops walked trip by trip */
 #define BPFVET_NO_THRESHOLDS	(1ull << 13)	/* widen straight to the extremes */
 #define BPFVET_NO_FALLBACK	(1ull << 14)	/* no exact walk after a rejection */
+#define BPFVET_NO_CALL_SUMMARIES (1ull << 15)	/* every call walks its callee */
+#define BPFVET_NO_CALL_WIDEN	(1ull << 16)	/* callees walked with their own arguments */
 
 /* How the walk explores paths. */
 enum bpfvet_explore {
@@ -485,8 +487,13 @@ struct bpfvet_result {
 	 * of join_insns); 0 otherwise. */
 	uint64_t join_rewalk_insns;
 	char join_error[256];		/* the joined walk's rejection */
+	/* Calls of static subprograms a call summary answered (no walk of
+	 * the callee), and callees walked with the join of their calls'
+	 * arguments. */
+	uint64_t join_call_reuses;
+	uint64_t join_call_widens;
 };
-#define bpfvet_result__last_field join_error
+#define bpfvet_result__last_field join_call_widens
 
 /*
  * Verifies a program as the Linux 6.18 verifier would. Returns 0 when a

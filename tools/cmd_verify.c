@@ -16,7 +16,7 @@ enum field {
 	F_FILE, F_PROG, F_SECTION, F_TYPE, F_VERDICT, F_DURATION, F_INSNS, F_STATES,
 	F_PEAK, F_MAX_PER_INSN, F_MARK_READ, F_MEM_PEAK, F_DISTINCT, F_ERROR,
 	F_EXPLORE, F_JOIN_VERDICT, F_JOIN_INSNS, F_EXACT_INSNS, F_JOIN_SITES, F_JOIN_ARRIVALS,
-	F_FALLBACK, F_MAX,
+	F_JOIN_CALL_REUSES, F_FALLBACK, F_MAX,
 };
 
 /* csv name (veristat's), accepted aliases, table header. */
@@ -45,6 +45,7 @@ static const struct {
 	[F_EXACT_INSNS] = { "exact_insns", "exact_insns", "Exact insns" },
 	[F_JOIN_SITES] = { "join_sites", "join_sites", "Join sites" },
 	[F_JOIN_ARRIVALS] = { "join_arrivals", "join_arrivals", "Joined paths" },
+	[F_JOIN_CALL_REUSES] = { "join_call_reuses", "join_call_reuses", "Summarized calls" },
 	[F_FALLBACK] = { "fallback", "fallback", "Fallback" },
 };
 
@@ -91,7 +92,8 @@ static void verify_usage(FILE *f)
 		"                 max_states_per_insn, mark_read, mem_peak (KiB),\n"
 		"                 distinct_insns (processed at least once), error;\n"
 		"                 with --explore=join: explore, join_verdict, join_insns,\n"
-		"                 exact_insns, join_sites, join_arrivals, fallback\n"
+		"                 exact_insns, join_sites, join_arrivals, join_call_reuses,\n"
+		"                 fallback\n"
 		"  -f FLAGS       BPF_F_* program load flags (number)\n"
 		"%s"
 		"Pruning techniques (each can be switched off; see 'bpfvet ablate'):\n"
@@ -119,6 +121,8 @@ static void verify_usage(FILE *f)
 		"  --no-join-points  no merging where paths meet outside loops\n"
 		"  --no-loop-widen   loops walked trip by trip, each trip its own summary\n"
 		"  --no-thresholds   widening goes straight to the type's extremes\n"
+		"  --no-call-summaries  every call walks its callee (no call summaries)\n"
+		"  --no-call-widen   callees walked with each call's own arguments\n"
 		"  --no-fallback     no exact walk after the joined walks reject\n"
 		"  -q             no table, only the exit status\n"
 		"%s"
@@ -365,7 +369,7 @@ static const char *verdict_str(const struct bpfvet_result *r)
 
 static bool is_numeric(enum field f)
 {
-	return (f >= F_DURATION && f <= F_DISTINCT) || (f >= F_JOIN_INSNS && f <= F_JOIN_ARRIVALS);
+	return (f >= F_DURATION && f <= F_DISTINCT) || (f >= F_JOIN_INSNS && f <= F_JOIN_CALL_REUSES);
 }
 
 static void cell(const struct row *r, enum field f, char *buf, size_t sz)
@@ -403,6 +407,9 @@ static void cell(const struct row *r, enum field f, char *buf, size_t sz)
 	case F_EXACT_INSNS: snprintf(buf, sz, "%llu", (unsigned long long)s->exact_insns); break;
 	case F_JOIN_SITES: snprintf(buf, sz, "%llu", (unsigned long long)s->join_sites); break;
 	case F_JOIN_ARRIVALS: snprintf(buf, sz, "%llu", (unsigned long long)s->join_arrivals); break;
+	case F_JOIN_CALL_REUSES:
+		snprintf(buf, sz, "%llu", (unsigned long long)s->join_call_reuses);
+		break;
 	case F_FALLBACK: snprintf(buf, sz, "%s", s->fallback ? "yes" : "no"); break;
 	default: buf[0] = 0;
 	}

@@ -26,6 +26,8 @@ const struct technique techniques[] = {
 	{ "--no-join-points", "join-no-join-points", BPFVET_NO_JOIN_POINTS, 0, JOIN },
 	{ "--no-loop-widen", "join-no-loop-widen", BPFVET_NO_LOOP_WIDEN, 0, JOIN },
 	{ "--no-thresholds", "join-no-thresholds", BPFVET_NO_THRESHOLDS, 0, JOIN },
+	{ "--no-call-summaries", "join-no-call-summaries", BPFVET_NO_CALL_SUMMARIES, 0, JOIN },
+	{ "--no-call-widen", "join-no-call-widen", BPFVET_NO_CALL_WIDEN, 0, JOIN },
 	{ "--no-fallback", "join-no-fallback", BPFVET_NO_FALLBACK, 0, JOIN },
 	{ NULL, NULL, 0, 0, 0 },
 };

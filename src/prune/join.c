@@ -403,3 +403,27 @@ int join_matching_states(struct vet_env *env, struct vstate *into, const struct 
 	}
 	return 0;
 }
+
+/* One register into another (call summaries' arguments): whether they
+ * can be joined, and the join itself. */
+bool join_reg_joinable(const struct reg_state *a, const struct reg_state *b)
+{
+	return reg_joinable(a, b, false);
+}
+
+bool join_reg_into(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+		   const struct reg_state *in, const struct join_widening *wd)
+{
+	return join_reg(env, st, into, in, wd);
+}
+
+/* Moves r's fixed offset to off, the difference into its variable part,
+ * when its kind of pointer allows it: false otherwise. */
+bool join_refold(struct reg_state *r, int32_t off)
+{
+	if (r->type == SCALAR_VALUE || !offset_foldable(r->type))
+		return false;
+	shift_bounds(&r->b, (int64_t)r->off - off);
+	r->off = off;
+	return true;
+}

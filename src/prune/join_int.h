@@ -111,7 +111,16 @@ struct join_walk {
 	 * pass ends when the queue moves past its loop's body. */
 	struct join_site **win;
 	uint32_t nwin, win_cap;
+	struct join_calls *calls;	/* call summaries (join_calls.c) */
 };
+
+/* sites.c */
+int join_arrive(struct vet_env *env, uint32_t idx, bool force);
+
+/* join_calls.c */
+int join_calls_init(struct vet_env *env, struct join_walk *w);
+void join_calls_free(struct vet_env *env, struct join_walk *w);
+void join_calls_forget_unconfirmed(struct vet_env *env);
 
 /* join_loops.c */
 /* Array v (cnt used of *cap, elements of size bytes) with room for one
@@ -124,5 +133,8 @@ bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uin
 bool join_loop_contains(const struct join_loop *l, uint32_t insn);
 void join_widen_bounds(struct bounds *into, const struct bounds *in,
 		       const struct join_thresholds *t);
+int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
+			    struct join_thresholds *t);
+void join_thresholds_free(struct vet_env *env, struct join_thresholds *t);
 
 #endif

@@ -254,21 +254,22 @@ static bool threshold_source(const struct vet_env *env, uint32_t i, int64_t *c)
 }
 
 /* Every constant a conditional jump compares with or a register is set
- * to, and its neighbours: the bounds a loop's counters can stop at. */
-static int collect_thresholds(struct vet_env *env, struct join_walk *w)
+ * to in instructions [from, to), and its neighbours: the bounds a loop's
+ * counters (or a callee's arguments) can stop at. */
+int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
+			    struct join_thresholds *t)
 {
 	size_t cap = 1, n = 1;
-	struct join_thresholds *t = &w->thr;
 	int64_t c;
 
-	for (uint32_t i = 0; i < env->insn_cnt; i++)
+	for (uint32_t i = from; i < to; i++)
 		cap += threshold_source(env, i, &c) * 3;
 	for (int v = 0; v < 4; v++) {
 		t->v[v] = vet_calloc(env, cap, sizeof(uint64_t));
 		if (!t->v[v])
 			return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < env->insn_cnt; i++) {
+	for (uint32_t i = from; i < to; i++) {
 		if (!threshold_source(env, i, &c))
 			continue;
 		for (int d = -1; d <= 1; d++) {
@@ -287,6 +288,14 @@ static int collect_thresholds(struct vet_env *env, struct join_walk *w)
 		t->n[v] = uniq(t->v[v], n);
 	}
 	return 0;
+}
+
+void join_thresholds_free(struct vet_env *env, struct join_thresholds *t)
+{
+	for (int v = 0; v < 4; v++) {
+		vet_free(env, t->v[v]);
+		t->v[v] = NULL;
+	}
 }
 
 static uint64_t thr_up_u(const struct join_thresholds *t, int v, uint64_t x, uint64_t top)
@@ -393,7 +402,7 @@ int join_loops_init(struct vet_env *env, struct join_walk *w)
 
 	if (err)
 		return err;
-	return collect_thresholds(env, w);
+	return join_collect_thresholds(env, 0, env->insn_cnt, &w->thr);
 }
 
 void join_loops_free(struct vet_env *env, struct join_walk *w)
@@ -403,6 +412,5 @@ void join_loops_free(struct vet_env *env, struct join_walk *w)
 	vet_free(env, w->loops);
 	vet_free(env, w->loop_of);
 	vet_free(env, w->preds);
-	for (int v = 0; v < 4; v++)
-		vet_free(env, w->thr.v[v]);
+	join_thresholds_free(env, &w->thr);
 }

@@ -34,6 +34,11 @@ int join_states(struct vet_env *env, struct vstate *into, const struct vstate *i
 int join_matching_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
 			 const struct join_widening *wd, bool *changed);
 
+bool join_reg_joinable(const struct reg_state *a, const struct reg_state *b);
+bool join_refold(struct reg_state *r, int32_t off);
+bool join_reg_into(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+		   const struct reg_state *in, const struct join_widening *wd);
+
 /* sites.c */
 int join_init(struct vet_env *env);
 void join_free(struct vet_env *env);
@@ -41,6 +46,10 @@ int join_visit(struct vet_env *env, uint32_t idx);
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);
 int join_recover(struct vet_env *env, int err);
+/* join_calls.c */
+int join_call_reuse(struct vet_env *env, uint32_t sub, uint32_t callsite);
+int join_call_enter(struct vet_env *env, uint32_t sub);
+void join_call_leave(struct vet_env *env);
 
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);

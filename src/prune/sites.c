@@ -704,9 +704,6 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 int join_visit(struct vet_env *env, uint32_t idx)
 {
 	struct join_walk *w = env->join;
-	struct join_site *s;
-	uint64_t digest;
-	int err;
 
 	if (w->resumed_at == idx) {
 		w->resumed_at = -1;
@@ -719,7 +716,18 @@ int join_visit(struct vet_env *env, uint32_t idx)
 	 * there. */
 	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS))
 		return 2;
-	s = site_get(env, w, env->cur, idx);
+	return join_arrive(env, idx, false);
+}
+
+/* The current path arrives at site idx: joins a summary there (1), or,
+ * all shapes taken and not forced, goes on past it (2). */
+int join_arrive(struct vet_env *env, uint32_t idx, bool force)
+{
+	struct join_walk *w = env->join;
+	struct join_site *s = site_get(env, w, env->cur, idx);
+	uint64_t digest;
+	int err;
+
 	if (!s)
 		return -ENOMEM;
 	err = protect_checkpoints(env);
@@ -735,7 +743,7 @@ int join_visit(struct vet_env *env, uint32_t idx)
 			continue;
 		return join_into(env, w, s, d, false);
 	}
-	if (s->ndisj == JOIN_DISJ_MAX) {
+	if (s->ndisj >= JOIN_DISJ_MAX && !force) {
 		s->overflow = true;
 		return 2;
 	}
@@ -785,6 +793,7 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 		}
 	}
 	dequeue_loop(w, s);
+	join_calls_forget_unconfirmed(env);
 	reset_body(env, s);
 	s->entry = NULL;
 	site_clear(env, s);
@@ -978,6 +987,8 @@ int join_init(struct vet_env *env)
 	err = compute_ranks(env, w);
 	if (!err)
 		err = join_loops_init(env, w);
+	if (!err)
+		err = join_calls_init(env, w);
 	if (err == 1) {
 		/* An irreducible loop: the kernel's walk. */
 		join_free(env);
@@ -1031,6 +1042,7 @@ void join_free(struct vet_env *env)
 		vet_free(env, s->body);
 		vet_free(env, s);
 	}
+	join_calls_free(env, w);
 	join_loops_free(env, w);
 	vet_free(env, w->buckets);
 	vet_free(env, w->rank);

@@ -256,6 +256,8 @@ struct vstate {
 	uint32_t dfs_depth;
 	uint32_t callback_unroll_depth;
 	uint32_t may_goto_depth;
+	/* --explore=join: the call chain's record (join_calls.c). */
+	struct join_call *jcall;
 };
 
 /* Per-instruction facts, computed before and during the walk. One per
@@ -387,6 +389,8 @@ struct verifier_stats {
 	uint64_t join_arrivals;
 	uint64_t join_resumes;
 	uint64_t join_loop_joins;	/* trips merged into a loop head */
+	uint64_t join_call_reuses;	/* calls a summary answered */
+	uint64_t join_call_widens;	/* callees walked with joined arguments */
 };
 
 /* The function a BTF-based program attaches to, in the target BTF

@@ -180,7 +180,15 @@ int check_func_call(struct vet_env *env, const struct bpfvet_insn *insn, uint32_
 		return err;
 	if (env->subprogs[sub].is_global)
 		return call_global(env, (uint32_t)sub, err);
+	if (env->join) {
+		/* 1: a summary answered the call, the path ends here. */
+		err = join_call_reuse(env, (uint32_t)sub, *insn_idx);
+		if (err)
+			return err;
+	}
 	err = setup_frame(env, (uint32_t)sub, *insn_idx, set_callee_args, env->cur);
+	if (!err && env->join)
+		err = join_call_enter(env, (uint32_t)sub);
 	if (err)
 		return err;
 	clear_caller_saved(env, caller->regs);
@@ -475,6 +483,8 @@ int prepare_func_exit(struct vet_env *env, uint32_t *insn_idx)
 		return -EINVAL;
 	}
 	caller = st->frame[st->curframe - 1];
+	if (!in_cb && env->join)
+		join_call_leave(env);
 	if (in_cb) {
 		err = check_callback_r0(env, callee);
 		if (err)

@@ -463,6 +463,11 @@ static int do_insn(struct vet_env *env, const struct bpfvet_insn *insn,
 	switch (BPF_OP(insn->code)) {
 	case BPF_CALL:
 		err = do_call(env, insn);
+		if (err == 1) {
+			/* --explore=join: a call summary took the path on. */
+			*path_done = true;
+			return 0;
+		}
 		if (!err && is_subprog_tail_call(env, insn)) {
 			err = exit_by_tail_call(env);
 			/* insn_idx is the caller's return point already; the

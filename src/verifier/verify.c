@@ -474,6 +474,10 @@ static void fill_result(const struct vet_env *env, int err, uint64_t ns,
 	res->join_resumes = env->stats.join_resumes;
 	snprintf(res->join_error, sizeof(res->join_error), "%s", res->error);
 	res->join_loop_merges = env->stats.join_loop_joins;
+	if (sz < offsetof(struct bpfvet_result, join_call_widens) + sizeof(res->join_call_widens))
+		return;
+	res->join_call_reuses = env->stats.join_call_reuses;
+	res->join_call_widens = env->stats.join_call_widens;
 }
 
 /*
@@ -488,6 +492,7 @@ static void add_walk(struct bpfvet_result *res, const struct bpfvet_result *prev
 	res->insns_processed += prev->insns_processed;
 	res->duration_ns += prev->duration_ns;
 	res->join_loop_merges += prev->join_loop_merges;
+	res->join_call_widens += prev->join_call_widens;
 	res->join_rewalk_insns = prev->join_rewalk_insns;
 }
 
@@ -547,9 +552,12 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 	memcpy(&o, opts, osz);
 	o.sz = sizeof(o);
 	/* A walk out of room gains nothing from another joined walk. */
-	if (res->join_loop_merges && !(o.disable & BPFVET_NO_LOOP_WIDEN) && res->err != -E2BIG) {
+	if ((res->join_loop_merges || res->join_call_widens) &&
+	    (o.disable & (BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN)) !=
+		    (BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN) &&
+	    res->err != -E2BIG) {
 		memcpy(&prev, res, sizeof(prev));
-		o.disable |= BPFVET_NO_LOOP_WIDEN;
+		o.disable |= BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN;
 		log_note(&o, "--- joined walk, loops trip by trip ---\n");
 		err = verify_traced(prog, &o, res, NULL);
 		if (err)

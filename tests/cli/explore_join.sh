@@ -217,3 +217,25 @@ if [ -f "$C/iters.bpf.o" ]; then
 	not_applied explore_join_may_goto build/corpus/verifier/verifier_iterating_callbacks.bpf.o \
 		-p cond_break1 -p cond_break2
 fi
+
+# Call summaries: call_summary_hash calls one static function eight
+# times; joined, later calls take an earlier walk's summary (fewer
+# instructions than the exact walk), and --no-call-summaries walks every
+# call (the exact walk's count: nothing else merges in it).
+# shellcheck disable=SC2086
+"$BPFVET" "$OBJ" $TARGET -p call_summary_hash -o csv -e total_insns --explore=kernel \
+	>"$TMP/cs-kernel.csv" 2>/dev/null
+for sw in "" --no-call-summaries; do
+	# shellcheck disable=SC2086
+	"$BPFVET" "$OBJ" $TARGET -p call_summary_hash -o csv --explore=join $sw \
+		-e verdict,total_insns,join_call_reuses >"$TMP/cs$sw.csv" 2>/dev/null
+done
+k=$(tail -1 "$TMP/cs-kernel.csv")
+set -- $(tail -1 "$TMP/cs.csv" | tr , ' ')
+set -- "$@" $(tail -1 "$TMP/cs--no-call-summaries.csv" | tr , ' ')
+if [ "$1" = success ] && [ "$3" -gt 0 ] && [ "$2" -lt "$k" ] && [ "$4" = success ] &&
+	[ "$6" = 0 ] && [ "$5" = "$k" ]; then
+	pass "explore_join_call_summaries ($3 calls summarized, $2 insns, exact $k)"
+else
+	fail explore_join_call_summaries "join: $1 $2 $3; no-call-summaries: $4 $5 $6; exact $k"
+fi

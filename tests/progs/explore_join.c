@@ -162,4 +162,110 @@ SEC("socket") __naked int oob_one_path(void)
 		     : __clobber_all);
 }
 
+/* ---- Call summaries ---------------------------------------------------- */
+
+/* r0 = (r1 * 31) ^ r2: a hash with no branch. */
+static __naked __attribute__((noinline, used)) void cs_mix(void)
+{
+	asm volatile("r0 = r1;"
+		     "r0 *= 31;"
+		     "r0 ^= r2;"
+		     "exit;" ::: __clobber_all);
+}
+
+#define MIX(k)						\
+	"r1 = " #k ";"					\
+	"r2 = r6;"					\
+	"call cs_mix;"					\
+	"r7 += r0;"
+
+/* Eight calls of one static function with other constants: the kernel
+ * walks it eight times; joined, its arguments widen and the last calls
+ * take the summary of an earlier walk. */
+SEC("socket") __naked int call_summary_hash(void)
+{
+	asm volatile("r6 = *(u32 *)(r1 + 0);"
+		     "r7 = 0;"
+		     MIX(1) MIX(2) MIX(3) MIX(4) MIX(5) MIX(6) MIX(7) MIX(8)
+		     "r0 = r7;"
+		     "r0 &= 1;"
+		     "exit;" ::: __clobber_all);
+}
+
+/* r0 = byte r2 of the 64-byte value at r1, unchecked. */
+static __naked __attribute__((noinline, used)) void cs_peek(void)
+{
+	asm volatile("r1 += r2;"
+		     "r0 = *(u8 *)(r1 + 0);"
+		     "exit;" ::: __clobber_all);
+}
+
+#define PEEK(k)						\
+	"r1 = r6;"					\
+	"r2 = " #k ";"					\
+	"call cs_peek;"
+
+/* Bytes 0, 10, 63 and then 64 of a 64-byte value: only the last call
+ * reads out of bounds, which no summary of the others may hide. */
+SEC("socket") __naked int call_summary_oob(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     PEEK(0) PEEK(10) PEEK(63) PEEK(63) PEEK(64)
+		     "r0 = 0;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8[64]);
+} hbytes SEC(".maps");
+
+/* r0 = the value of `hbytes` under key 0, or NULL: a pointer comes back. */
+static __naked __attribute__((noinline, used)) void cs_lookup(void)
+{
+	asm volatile("r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[hbytes] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(hbytes)
+		     : __clobber_all);
+}
+
+/* Two lookups through the same function: the second one's NULL check
+ * must act on its own pointer, which a summary hands back. */
+SEC("socket") __naked int call_summary_ptr(void)
+{
+	asm volatile("call cs_lookup;"
+		     "r6 = r0;"
+		     "call cs_lookup;"
+		     "if r0 == 0 goto 4f;"
+		     "r0 = *(u8 *)(r0 + 1);"
+		     "if r6 == 0 goto 4f;"
+		     "r0 = *(u8 *)(r6 + 2);"
+		     "4: r0 = 0;"
+		     "exit;" ::: __clobber_all);
+}
+
+/* The same, but the second pointer is read without its check. */
+SEC("socket") __naked int call_summary_ptr_unchecked(void)
+{
+	asm volatile("call cs_lookup;"
+		     "if r0 == 0 goto 4f;"
+		     "r6 = r0;"
+		     "call cs_lookup;"
+		     "r0 = *(u8 *)(r0 + 1);"
+		     "4: r0 = 0;"
+		     "exit;" ::: __clobber_all);
+}
+
 char _license[] SEC("license") = "GPL";
