@@ -49,6 +49,9 @@ struct join_disj {
 	struct vstate st;
 	uint64_t digest;	/* join_shape_digest() of st */
 	bool queued;
+	/* Walked outside every loop, its state freed: a later arrival (rare,
+	 * the queue's order sees to it) makes a summary of its own. */
+	bool spent;
 	/* A trip of a head walked trip by trip: the trip it came from, its
 	 * trips not finished yet, whether its own walk is over, and whether
 	 * everything it leads to is (then a later trip may prune on it). */

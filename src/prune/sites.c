@@ -739,7 +739,8 @@ int join_arrive(struct vet_env *env, uint32_t idx, bool force)
 		return visit_head(env, w, s);
 	digest = join_shape_digest(env->cur);
 	for (uint32_t d = 0; d < s->ndisj; d++) {
-		if (s->disj[d]->digest != digest || !join_shapes_equal(&s->disj[d]->st, env->cur))
+		if (s->disj[d]->spent || s->disj[d]->digest != digest ||
+		    !join_shapes_equal(&s->disj[d]->st, env->cur))
 			continue;
 		return join_into(env, w, s, d, false);
 	}
@@ -910,6 +911,13 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	err = state_copy(env, env->cur, &d->st);
 	if (err)
 		return err;
+	/* Outside every loop its arrivals are in (the queue's order): the
+	 * summary's memory goes back for the next ones. The self-check reads
+	 * every summary. */
+	if (!e.site->loop && !w->nwin && !env->keep_states) {
+		state_clear(env, &d->st);
+		d->spent = true;
+	}
 	env->cur->branches = 1;
 	if (e.site->loop) {
 		err = open_window(env, w, e.site, d);
