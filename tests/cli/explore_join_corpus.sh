@@ -12,7 +12,7 @@
 #      programs fell back to the exact walk, how many the join did not
 #      apply to, and the geometric mean of join_insns / the kernel's
 #      processed instructions over the scale programs both accept
-#      (scripts/corpus-scale.txt).
+#      (bench/scale-programs.txt: the kernel's own scale lists).
 # Like target_agreement, it runs the optimised build/bpfvet: about 3,400
 # programs, twice (join and default walk), some seconds each time.
 . tests/lib.sh
@@ -40,12 +40,12 @@ run "$TMP/join.csv" --explore=join \
 	-e file_name,prog_name,verdict,total_insns,error,explore,join_verdict,join_insns,exact_insns,fallback
 run "$TMP/default.csv" -e file_name,prog_name,verdict,total_insns,error
 
-python3 - "$REF" "$TMP/join.csv" "$TMP/default.csv" scripts/corpus-scale.txt <<'EOF'
+python3 - "$REF" "$TMP/join.csv" "$TMP/default.csv" bench/scale-programs.txt <<'EOF'
 import csv, math, sys
 ref_csv, join_csv, default_csv, scale_txt = sys.argv[1:5]
 join = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(join_csv))}
 default = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(default_csv))}
-scale = {l.strip() for l in open(scale_txt) if l.strip() and not l.startswith('#')}
+scale = {tuple(l.split()[:2]) for l in open(scale_txt) if l.strip() and not l.startswith('#')}
 complexity = ('BPF program is too large', 'jumps is too complex', 'too many states')
 
 accepted = rejected = as_default = verified = fallbacks = fallbacks_ok = kernel_mode = 0
@@ -71,7 +71,7 @@ for k in csv.DictReader(open(ref_csv)):
         if g['verdict'] != 'success':
             fails.append('FAIL explore_join_corpus_accepted %s: %s %s' %
                          (name, g['verdict'], g['error'][:100]))
-        elif k['file'] in scale and g['explore'] == 'join':
+        elif (k['file'], k['prog']) in scale and g['explore'] == 'join':
             kernel_insns = max(int(k['insns']), 1)
             ratios.append(int(g['join_insns']) / kernel_insns)
             totals.append(int(g['total_insns']) / kernel_insns)
