@@ -48,12 +48,34 @@ static bool same_frame_shape(const struct func_state *a, const struct func_state
 
 /* Pointers into memory whose accesses check the fixed and the variable
  * offset together: the join may move a fixed offset into the variable
- * part (a pointer walking an array in a loop). */
+ * part (a pointer walking an array in a loop, a packet cursor advanced
+ * by different header lengths on different paths). */
 static bool offset_foldable(uint32_t type)
 {
 	uint32_t t = base_type(type);
 
-	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF;
+	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF ||
+	       reg_type_is_pkt(type);
+}
+
+/*
+ * Packet pointers at two fixed offsets. Two pointers at constant offsets
+ * from the packet's start (id 0 on both sides) stay apart while either
+ * has checked bytes past its offset: every such pointer shares id 0, so
+ * one check of the end through any of them gives range to all (a
+ * header's fields each computed from the start) and the program reads
+ * through them on the strength of it; a folded pointer, variable and
+ * linked to nothing, would lose that, and with the pointers, the header
+ * lengths that made the offsets exact would join too (test_l4lb: its
+ * IPv4 and IPv6 paths, joined, fail a read the kernel's walk admits). A
+ * pointer at or past the end of what was checked is a parse position:
+ * the next read through it needs a check of its own, made through it or
+ * a copy, which the folded pointer's id carries. A pointer already
+ * variable on one side has lost the link there.
+ */
+static bool packet_foldable(const struct reg_state *a, const struct reg_state *b)
+{
+	return a->off == b->off || a->id || b->id || (a->range <= a->off && b->range <= b->off);
 }
 
 /* A pointer's identity: what every access through it checks. The
@@ -67,7 +89,7 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 	    a->frameno != b->frameno)
 		return false;
 	if (reg_type_is_pkt(a->type))
-		return (a->range >= 0 && b->range >= 0) || a->range == b->range;
+		return packet_foldable(a, b);
 	if (a->raw[0] != b->raw[0] || a->raw[1] != b->raw[1])
 		return false;
 	/* Stack pointers address slots: the kernel compares them exactly. */
@@ -255,13 +277,66 @@ static bool fold_offsets(struct reg_state *into, const struct reg_state *in,
 			 const struct join_widening *wd)
 {
 	int32_t lo = into->off < in->off ? into->off : in->off;
+	bool moved = into->off != lo;
 	struct bounds b = in->b;
 
 	shift_bounds(&into->b, (int64_t)into->off - lo);
 	shift_bounds(&b, (int64_t)in->off - lo);
 	into->off = lo;
-	join_bounds(&into->b, &b, wd);
-	return true;
+	return join_bounds(&into->b, &b, wd) || moved;
+}
+
+/* The bytes a packet pointer's side still has checked past offset lo. */
+static int32_t range_from(const struct reg_state *r, int32_t lo)
+{
+	int64_t left = (int64_t)r->range - ((int64_t)r->off - lo);
+
+	return left > 0 ? (int32_t)left : 0;
+}
+
+/*
+ * Two packet pointers' ranges, x and y measured from the same place. A
+ * range of 0 claims nothing. A negative one is not a count but a fact
+ * about the pointer itself, from a comparison with the packet's end: at
+ * or beyond it (AT_PKT_END), strictly beyond (BEYOND_PKT_END, which
+ * implies the other); it holds of the same pointer whatever its fixed
+ * offset is called.
+ */
+static int32_t join_range(int32_t x, int32_t y)
+{
+	if (x < 0 && y < 0)
+		return x > y ? x : y;
+	if (x < 0 || y < 0)
+		return 0;
+	return x < y ? x : y;
+}
+
+/*
+ * A packet pointer's checked range counts from its variable part on:
+ * the bytes [pkt + var, pkt + var + range) are in the packet, and every
+ * pointer that shares its id shares that var (id 0: var is 0, the
+ * packet's start), so that a check through one marks them all. A fold
+ * moves the var of each side up by what its fixed offset loses: that
+ * side's range shrinks as much, and the folded var is this pointer's
+ * alone, so it takes an id no other pointer has.
+ */
+static bool fold_packet(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+			const struct reg_state *in, const struct join_widening *wd)
+{
+	int32_t lo = into->off < in->off ? into->off : in->off;
+	int32_t ra = into->range < 0 ? into->range : range_from(into, lo);
+	int32_t range = join_range(ra, in->range < 0 ? in->range : range_from(in, lo));
+	bool changed = false;
+
+	if (!into->id || !id_unique(st, into->id)) {
+		into->id = ++env->id_gen;
+		changed = true;
+	}
+	if (into->range != range) {
+		into->range = range;
+		changed = true;
+	}
+	return fold_offsets(into, in, wd) || changed;
 }
 
 static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_state *into,
@@ -276,12 +351,15 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 		return true;
 	}
 	if (into->type != SCALAR_VALUE) {
+		if (into->off != in->off && reg_type_is_pkt(into->type))
+			return fold_packet(env, st, into, in, wd);
 		if (into->off != in->off) {
-			join_pointer_id(env, st, into, in);
-			return fold_offsets(into, in, wd);
+			changed = join_pointer_id(env, st, into, in);
+			return fold_offsets(into, in, wd) || changed;
 		}
-		if (reg_type_is_pkt(into->type) && in->range < into->range) {
-			into->range = in->range;
+		if (reg_type_is_pkt(into->type) &&
+		    join_range(into->range, in->range) != into->range) {
+			into->range = join_range(into->range, in->range);
 			changed = true;
 		}
 		changed |= join_pointer_id(env, st, into, in);

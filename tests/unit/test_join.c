@@ -937,6 +937,137 @@ next:
 	}
 }
 
+static void set_packet(struct reg_state *r, int32_t off, int32_t range, uint32_t id,
+		       uint64_t var_lo, uint64_t var_hi)
+{
+	uint64_t v[2] = { var_lo, var_hi };
+
+	reg_mark_ptr(r, PTR_TO_PACKET);
+	r->off = off;
+	r->range = range;
+	r->id = id;
+	model_alpha(&r->b, v, 2);
+}
+
+/* Does side s (its fixed offset, every var from lo to hi, its checked
+ * range) lie inside packet pointer j: each of its addresses one of j's,
+ * and each byte j says was checked one that s had checked? Bytes
+ * [pkt + var, pkt + var + range) are in the packet. */
+static bool packet_inside(const struct reg_state *j, const struct reg_state *s, uint64_t lo,
+			  uint64_t hi)
+{
+	for (uint64_t v = lo; v <= hi; v++) {
+		int64_t jv = (int64_t)v + s->off - j->off;
+
+		if (!model_has(&s->b, v))
+			continue;
+		if (jv < 0 || !model_has(&j->b, (uint64_t)jv))
+			return false;
+		/* j's checked bytes [jv, jv + j->range) within [v, v + s->range) */
+		if (j->range > 0 && (jv < (int64_t)v || jv + j->range > (int64_t)v + s->range))
+			return false;
+	}
+	return true;
+}
+
+/* Packet pointers at two fixed offsets (a cursor advanced by different
+ * header lengths) join when one side is variable already, or when
+ * neither has checked bytes past its offset: the lower offset stays
+ * fixed, each side's checked range shrinks by what its offset gave up,
+ * and the folded pointer gets an id no other pointer has. Two pointers
+ * at constant offsets from the packet's start (id 0) with checked bytes
+ * ahead keep apart. */
+static void test_join_packet_fold(struct test_ctx *t)
+{
+	static const struct {
+		const char *what;
+		int32_t off_a, range_a, off_b, range_b;
+		uint32_t id_a, id_b;
+		uint64_t var_hi_a, var_hi_b;
+		int joined;	/* 0: joined, 1: kept apart */
+		int32_t range;	/* the join's */
+	} cases[] = {
+		{ "variable, same range", 8, 40, 24, 40, 7, 7, 12, 12, 0, 24 },
+		{ "variable, other order", 24, 40, 8, 40, 7, 9, 12, 0, 0, 24 },
+		{ "one side variable", 14, 34, 34, 34, 0, 5, 0, 20, 0, 14 },
+		{ "parse positions", 54, 50, 50, 50, 0, 0, 0, 0, 0, 46 },
+		{ "checked ahead, constant", 34, 38, 54, 58, 0, 0, 0, 0, 1, 0 },
+		{ "one checked ahead, constant", 34, 34, 54, 58, 0, 0, 0, 0, 1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed;
+		int err;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_packet(reg(f.a, 6), cases[i].off_a, cases[i].range_a, cases[i].id_a, 0,
+			   cases[i].var_hi_a);
+		set_packet(reg(f.b, 6), cases[i].off_b, cases[i].range_b, cases[i].id_b, 0,
+			   cases[i].var_hi_b);
+		/* a copy of a's pointer, linked to it on a's side only */
+		*reg(f.a, 7) = *reg(f.a, 6);
+		set_packet(reg(f.b, 7), cases[i].off_a, 0, 99, 0, 0);
+		err = join_copy(t, f.env, &j, f.a, f.b, &changed);
+		CHECK_MSG(t, err == cases[i].joined, "%s: join_states() = %d", cases[i].what, err);
+		if (!j || err)
+			goto next;
+		CHECK_MSG(t, reg(j, 6)->off == (cases[i].off_a < cases[i].off_b ? cases[i].off_a :
+										 cases[i].off_b),
+			  "%s: offset %d", cases[i].what, reg(j, 6)->off);
+		CHECK_MSG(t, reg(j, 6)->range == cases[i].range, "%s: range %d", cases[i].what,
+			  reg(j, 6)->range);
+		CHECK_MSG(t, packet_inside(reg(j, 6), reg(f.a, 6), 0, cases[i].var_hi_a) &&
+			     packet_inside(reg(j, 6), reg(f.b, 6), 0, cases[i].var_hi_b),
+			  "%s: a side outside the join", cases[i].what);
+		/* Folded, its var is its own: no other pointer shares its id. */
+		CHECK_MSG(t, reg(j, 6)->id != 0 && reg(j, 6)->id != reg(j, 7)->id,
+			  "%s: ids %u and %u", cases[i].what, reg(j, 6)->id, reg(j, 7)->id);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
+/* A negative range is a fact about the pointer (at or beyond the
+ * packet's end), not a count of bytes: two of them join to the weaker
+ * one (AT_PKT_END), one with a count to 0 (nothing claimed), which
+ * holds both sides. */
+static void test_join_packet_end(struct test_ctx *t)
+{
+	static const struct {
+		int32_t a, b, join;
+	} cases[] = {
+		{ AT_PKT_END, BEYOND_PKT_END, AT_PKT_END },
+		{ BEYOND_PKT_END, BEYOND_PKT_END, BEYOND_PKT_END },
+		{ BEYOND_PKT_END, 40, 0 },
+		{ 40, AT_PKT_END, 0 },
+		{ 40, 20, 20 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_packet(reg(f.a, 3), 14, cases[i].a, 0, 0, 0);
+		set_packet(reg(f.b, 3), 14, cases[i].b, 0, 0, 0);
+		CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 0);
+		if (!j)
+			goto next;
+		CHECK_MSG(t, reg(j, 3)->range == cases[i].join, "ranges %d and %d: %d",
+			  cases[i].a, cases[i].b, reg(j, 3)->range);
+		CHECK_INT(t, reg(j, 3)->off, 14);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -951,5 +1082,7 @@ int main(void)
 	RUN(&t, test_join_invalid_slot);
 	RUN(&t, test_join_scalar_ids);
 	RUN(&t, test_join_fold_offsets);
+	RUN(&t, test_join_packet_fold);
+	RUN(&t, test_join_packet_end);
 	return test_finish(&t);
 }
