@@ -726,6 +726,9 @@ int join_visit(struct vet_env *env, uint32_t idx)
 	if (err)
 		return err;
 	drop_dead_regs(env, env->cur);
+	err = join_drop_dead_slots(env, w, env->cur, idx);
+	if (err)
+		return err;
 	env->stats.join_arrivals++;
 	if (s->loop)
 		return visit_head(env, w, s);
@@ -977,6 +980,8 @@ int join_init(struct vet_env *env)
 		return -ENOMEM;
 	err = compute_ranks(env, w);
 	if (!err)
+		err = join_slots_init(env, w);
+	if (!err)
 		err = join_loops_init(env, w);
 	if (err == 1) {
 		/* An irreducible loop: the kernel's walk. */
@@ -1032,6 +1037,7 @@ void join_free(struct vet_env *env)
 		vet_free(env, s);
 	}
 	join_loops_free(env, w);
+	join_slots_free(env, w);
 	vet_free(env, w->buckets);
 	vet_free(env, w->rank);
 	vet_free(env, w->heap);

@@ -1068,6 +1068,91 @@ next:
 	}
 }
 
+/* ---- Dead stack slots at sites (join_slots.c) ----------------------------- */
+
+#define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
+						   .src_reg = (s), .off = (o), .imm = (i) })
+#define MOVX(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOVK(d, v) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, v)
+#define ADDK(d, v) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, v)
+#define STXDW(d, s, o) INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define LDXDW(d, s, o) INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define EXIT_INSN INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/* Two paths meet at insn 8 with fp-8 holding a pointer into the stack on
+ * one and the context on the other (shapes that differ); then the tail. */
+#define DIAMOND_HEAD							\
+	MOVX(6, 1),							\
+	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, 7),	/* get_prandom_u32 */	\
+	INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0),			\
+	MOVX(1, 10),							\
+	ADDK(1, -16),							\
+	STXDW(10, 1, -8),						\
+	INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0),				\
+	STXDW(10, 6, -8)
+
+/* Verifies insns (XDP, as root) with --explore=join, no fallback; the
+ * summaries walked on at the site. */
+static uint64_t join_resumes(struct test_ctx *t, const char *what,
+			     const struct bpfvet_insn *insns, size_t cnt)
+{
+	struct bpfvet_raw_opts o = {
+		.sz = sizeof(o), .name = "diamond", .prog_type = BPF_PROG_TYPE_XDP,
+		.expected_attach_type = BPF_XDP, .insns = insns, .insn_cnt = cnt,
+	};
+	struct bpfvet_verify_opts v = {
+		.sz = sizeof(v), .explore = BPFVET_EXPLORE_JOIN, .disable = BPFVET_NO_FALLBACK,
+	};
+	struct bpfvet_result r = { .sz = sizeof(r) };
+	struct bpfvet_program *p = NULL;
+
+	CHECK_INT(t, bpfvet_program__from_insns(&o, &p), 0);
+	if (!p)
+		return 0;
+	CHECK_INT(t, bpfvet_program__verify(p, &v, &r), 0);
+	CHECK_MSG(t, r.verdict == BPFVET_ACCEPTED && r.explore == BPFVET_EXPLORE_JOIN,
+		  "%s: verdict %d (%s), explore %d", what, r.verdict, r.error, r.explore);
+	bpfvet_program__free(p);
+	return r.join_resumes;
+}
+
+/* A slot no path reads after the site (before writing it) is forgotten
+ * there, and the two shapes become one summary; a slot read after it,
+ * directly, through a pointer loaded from another slot, or by a
+ * subprogram given a pointer to it, keeps them apart. */
+static void test_join_dead_slots(struct test_ctx *t)
+{
+	static const struct bpfvet_insn dead[] = {
+		DIAMOND_HEAD, MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn overwritten[] = {
+		DIAMOND_HEAD, STXDW(10, 6, -8), LDXDW(1, 10, -8), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read[] = {
+		DIAMOND_HEAD, LDXDW(1, 10, -8), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read_via_spill[] = {
+		DIAMOND_HEAD,
+		MOVX(2, 10), ADDK(2, -8), STXDW(10, 2, -24), LDXDW(3, 10, -24),
+		LDXDW(1, 3, 0), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read_by_callee[] = {
+		DIAMOND_HEAD,
+		MOVX(1, 10), ADDK(1, -8), INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 2),
+		MOVK(0, 2), EXIT_INSN,
+		LDXDW(1, 1, 0), MOVK(0, 0), EXIT_INSN,
+	};
+#define RESUMES(prog) join_resumes(t, #prog, prog, sizeof(prog) / sizeof(prog[0]))
+	uint64_t merged = RESUMES(dead);
+
+	CHECK_MSG(t, merged == 1, "dead: %llu summaries walked", (unsigned long long)merged);
+	CHECK_INT(t, RESUMES(overwritten), merged);
+	CHECK_INT(t, RESUMES(read), merged + 1);
+	CHECK_INT(t, RESUMES(read_via_spill), merged + 1);
+	CHECK(t, RESUMES(read_by_callee) > merged);
+#undef RESUMES
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -1084,5 +1169,6 @@ int main(void)
 	RUN(&t, test_join_fold_offsets);
 	RUN(&t, test_join_packet_fold);
 	RUN(&t, test_join_packet_end);
+	RUN(&t, test_join_dead_slots);
 	return test_finish(&t);
 }
