@@ -16,6 +16,7 @@
 
 #include "prune.h"
 #include "join_int.h"
+#include "loader/object.h"
 
 static bool same_refs(const struct vstate *a, const struct vstate *b)
 {
@@ -96,6 +97,45 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 	return base_type(a->type) != PTR_TO_STACK || bounds_equal(&a->b, &b->b);
 }
 
+/* A map value pointer as a lookup returns it: at the value's start,
+ * holding no reference, of a map whose values a NULL check gives back as
+ * map values (not an inner map, a socket or an AF_XDP socket). */
+static bool lookup_result(const struct reg_state *r)
+{
+	uint32_t t;
+
+	if (base_type(r->type) != PTR_TO_MAP_VALUE || r->off || r->ref_obj_id ||
+	    !bounds_is_const(&r->b) || r->b.umin || !r->map_ptr)
+		return false;
+	t = r->map_ptr->type;
+	return t != BPF_MAP_TYPE_ARRAY_OF_MAPS && t != BPF_MAP_TYPE_HASH_OF_MAPS &&
+	       t != BPF_MAP_TYPE_XSKMAP && t != BPF_MAP_TYPE_SOCKMAP &&
+	       t != BPF_MAP_TYPE_SOCKHASH;
+}
+
+static bool null_scalar(const struct reg_state *r)
+{
+	return r->type == SCALAR_VALUE && bounds_is_const(&r->b) && !r->b.umin;
+}
+
+/*
+ * A map value on one side, NULL or the same map's maybe-NULL value on
+ * the other (a lookup's result after its check, and the NULL it was on
+ * the other branch, or a default of 0): the join is the maybe-NULL
+ * pointer, whose NULL check tells the two apart again. Not under a
+ * lock, where the id names the lock held.
+ */
+static bool nullable_pair(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (locked || a->type == b->type)
+		return false;
+	if (null_scalar(a) || null_scalar(b))
+		return lookup_result(null_scalar(a) ? b : a);
+	return (a->type | PTR_MAYBE_NULL) == (b->type | PTR_MAYBE_NULL) &&
+	       a->raw[0] == b->raw[0] && a->raw[1] == b->raw[1] && lookup_result(a) &&
+	       lookup_result(b);
+}
+
 /* Can registers a and b be joined? NOT_INIT joins with anything (the
  * join is unreadable), scalars with scalars. */
 static bool reg_joinable(const struct reg_state *a, const struct reg_state *b, bool locked)
@@ -171,6 +211,17 @@ static bool frame_joinable(const struct func_state *a, const struct func_state *
  * register unreadable on one side only would join; the digest keeps the
  * two apart: a second summary, never a wrong one.)
  */
+/* A register's part: its type and what it points to; map values and
+ * scalars alike (a map value joins NULL). */
+static uint64_t reg_digest(const struct reg_state *x)
+{
+	if (x->type == SCALAR_VALUE || base_type(x->type) == PTR_TO_MAP_VALUE)
+		return SCALAR_VALUE;
+	if (x->type == NOT_INIT || reg_type_is_pkt(x->type))
+		return x->type;
+	return (x->type ^ x->raw[0] * 0x100000001b3ull);
+}
+
 uint64_t join_shape_digest(const struct vstate *st)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ st->curframe ^ ((uint64_t)st->acquired_refs << 8);
@@ -179,15 +230,81 @@ uint64_t join_shape_digest(const struct vstate *st)
 		const struct func_state *f = st->frame[i];
 
 		h = (h ^ (uint32_t)f->callsite) * 0x100000001b3ull;
-		for (int r = 0; r < BPF_REG_FP; r++) {
-			const struct reg_state *x = &f->regs[r];
-
-			h = (h ^ x->type) * 0x100000001b3ull;
-			if (x->type != NOT_INIT && x->type != SCALAR_VALUE && !reg_type_is_pkt(x->type))
-				h = (h ^ x->raw[0]) * 0x100000001b3ull;
-		}
+		for (int r = 0; r < BPF_REG_FP; r++)
+			h = (h ^ reg_digest(&f->regs[r])) * 0x100000001b3ull;
 	}
 	return h;
+}
+
+/* What a later check could tell apart: the kind and the bounds, for a
+ * pointer what it points to, where and its checked range, and what its
+ * id says when it names the lock held. Links between copies may differ:
+ * the join drops those one side lacks. An unreadable side reads
+ * nothing. */
+static bool same_value(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (a->type == NOT_INIT || b->type == NOT_INIT)
+		return true;
+	if (a->type != b->type || !bounds_equal(&a->b, &b->b))
+		return false;
+	return a->type == SCALAR_VALUE ||
+	       (same_pointer(a, b, locked) && a->off == b->off && a->raw[0] == b->raw[0] &&
+		a->raw[1] == b->raw[1]);
+}
+
+static bool slot_is_blank(const struct stack_slot *s)
+{
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		if (s->slot_type[i] != STACK_INVALID)
+			return false;
+	return true;
+}
+
+static bool same_slot_but_null(const struct stack_slot *a, const struct stack_slot *b,
+			       bool locked)
+{
+	if (slot_is_blank(a) || slot_is_blank(b))
+		return true;
+	if (memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)))
+		return false;
+	if (a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
+		return same_value(&a->spilled_ptr, &b->spilled_ptr, locked) ||
+		       nullable_pair(&a->spilled_ptr, &b->spilled_ptr, locked);
+	return scalar_slot(a) || !memcmp(a, b, sizeof(*a));
+}
+
+/*
+ * States equal but for map values that are NULL on one side (the state
+ * before a NULL check, and the two it split into). Nothing else a later
+ * check could read differs, so no value can tell the program which side
+ * it is on: the joined walk goes where the two walks would, and a NULL
+ * check splits it as it split them. Elsewhere a value that differs may
+ * say whether the pointer is NULL (a callee's return code, a flag), the
+ * program reads the pointer on the strength of it, and the joined walk
+ * would reject it (test_xdp_noinline).
+ */
+static bool equal_but_null(const struct vstate *a, const struct vstate *b)
+{
+	bool locked = a->active_locks != 0;
+
+	for (uint32_t i = 0; i <= a->curframe; i++) {
+		const struct func_state *fa = a->frame[i], *fb = b->frame[i];
+		int slots = (fa->allocated_stack > fb->allocated_stack ? fa->allocated_stack :
+									 fb->allocated_stack) /
+			    BPF_REG_SIZE;
+
+		if (!same_frame_shape(fa, fb))
+			return false;
+		for (int r = 0; r < MAX_BPF_REG; r++)
+			if (!same_value(&fa->regs[r], &fb->regs[r], locked) &&
+			    !nullable_pair(&fa->regs[r], &fb->regs[r], locked))
+				return false;
+		for (int k = 0; k < slots; k++)
+			if (!same_slot_but_null(slot_or_invalid(fa, k), slot_or_invalid(fb, k),
+						locked))
+				return false;
+	}
+	return true;
 }
 
 bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
@@ -198,7 +315,7 @@ bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
 		return false;
 	for (uint32_t i = 0; i <= a->curframe; i++)
 		if (!frame_joinable(a->frame[i], b->frame[i], a->active_locks != 0))
-			return false;
+			return equal_but_null(a, b);
 	return true;
 }
 
@@ -339,6 +456,23 @@ static bool fold_packet(struct vet_env *env, const struct vstate *st, struct reg
 	return fold_offsets(into, in, wd) || changed;
 }
 
+/* A map value joined with NULL (nullable_pair()): maybe NULL, with an
+ * id of its own, which its NULL check reads (a copy on one side may be
+ * NULL where this one is not: the link goes). */
+static bool join_nullable(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+			  const struct reg_state *in)
+{
+	if (into->type == SCALAR_VALUE) {
+		*into = *in;
+		into->precise = false;
+	} else if (type_may_be_null(into->type) && into->id && id_unique(st, into->id)) {
+		return false;
+	}
+	into->type |= PTR_MAYBE_NULL;
+	into->id = ++env->id_gen;
+	return true;
+}
+
 static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_state *into,
 		     const struct reg_state *in, const struct join_widening *wd)
 {
@@ -350,6 +484,8 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 		reg_mark_not_init(into);
 		return true;
 	}
+	if (into->type != in->type && nullable_pair(into, in, false))
+		return join_nullable(env, st, into, in);
 	if (into->type != SCALAR_VALUE) {
 		if (into->off != in->off && reg_type_is_pkt(into->type))
 			return fold_packet(env, st, into, in, wd);

@@ -17,6 +17,7 @@
 #include "scalar_model.h"
 #include "test.h"
 #include "base/uapi.h"
+#include "loader/object.h"
 #include "prune/join_int.h"
 #include "prune/prune.h"
 #include "state/state.h"
@@ -773,12 +774,13 @@ static void test_join_keeps_apart(struct test_ctx *t)
 
 		if (!fixture_init(t, &f))
 			goto next;
+		/* (A map value and NULL may join: test_join_nullable.) */
 		if (cases[i].type_a == SCALAR_VALUE)
-			reg_mark_known(reg(f.a, 1), 0);
+			reg_mark_known(reg(f.a, 1), 7);
 		else
 			reg_mark_ptr(reg(f.a, 1), cases[i].type_a);
 		if (cases[i].type_b == SCALAR_VALUE)
-			reg_mark_known(reg(f.b, 1), 0);
+			reg_mark_known(reg(f.b, 1), 7);
 		else
 			reg_mark_ptr(reg(f.b, 1), cases[i].type_b);
 		reg(f.a, 1)->raw[0] = cases[i].map_a;
@@ -835,8 +837,9 @@ static void test_join_invalid_slot(struct test_ctx *t)
 		CHECK(t, states_equal(f.env, j, f.a, NOT_EXACT));
 		CHECK(t, states_equal(f.env, j, f.b, NOT_EXACT));
 	}
-	/* pointer spill vs scalar spill: apart */
-	spill_scalar(slot(f.a, 0), 0);
+	/* pointer spill vs scalar spill: apart (but for NULL against a map
+	 * value: test_join_nullable) */
+	spill_scalar(slot(f.a, 0), 5);
 	state_drop(f.env, j);
 	j = NULL;
 	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 1);
@@ -1068,6 +1071,92 @@ next:
 	}
 }
 
+/* A map value pointer as a lookup leaves it, after its NULL check. */
+static void set_lookup(struct reg_state *r, const struct bpfvet_map *m)
+{
+	reg_mark_ptr(r, PTR_TO_MAP_VALUE);
+	r->map_ptr = m;
+}
+
+/* States equal but for a map value that is NULL on one side (the two
+ * branches of its NULL check) join to the maybe-NULL pointer, with an id
+ * no other register has, in a register or a spill, either way round. A
+ * value that differs elsewhere (it may say which side the program is on),
+ * a pointer into the value, a map whose values a NULL check turns into
+ * something else, or a lock held keep them apart. */
+static void test_join_nullable(struct test_ctx *t)
+{
+	static struct bpfvet_map hash = { .type = BPF_MAP_TYPE_HASH, .value_size = 16 };
+	static struct bpfvet_map outer = { .type = BPF_MAP_TYPE_HASH_OF_MAPS, .value_size = 4 };
+	static const struct {
+		const char *what;
+		const struct bpfvet_map *map;
+		int32_t off;
+		bool other_differs, locked, spill;
+		int joined;
+	} cases[] = {
+		{ "register", &hash, 0, false, false, false, 0 },
+		{ "spill", &hash, 0, false, false, true, 0 },
+		{ "a scalar differs too", &hash, 0, true, false, false, 1 },
+		{ "spill, a scalar differs too", &hash, 0, true, false, true, 1 },
+		{ "inside the value", &hash, 8, false, false, false, 1 },
+		{ "map of maps", &outer, 0, false, false, false, 1 },
+		{ "lock held", &hash, 0, false, true, false, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int order = 0; order < 2; order++) {
+			struct fixture f;
+			struct vstate *j = NULL, *ptr_side, *null_side;
+			const struct reg_state *jr;
+			bool changed;
+			int err;
+
+			if (!fixture_init(t, &f))
+				goto next;
+			ptr_side = order ? f.b : f.a;
+			null_side = order ? f.a : f.b;
+			if (cases[i].spill) {
+				memset(slot(ptr_side, 1)->slot_type, STACK_SPILL, BPF_REG_SIZE);
+				set_lookup(&slot(ptr_side, 1)->spilled_ptr, cases[i].map);
+				slot(ptr_side, 1)->spilled_ptr.off = cases[i].off;
+				spill_scalar(slot(null_side, 1), 0);
+			} else {
+				set_lookup(reg(ptr_side, 1), cases[i].map);
+				reg(ptr_side, 1)->off = cases[i].off;
+				reg_mark_known(reg(null_side, 1), 0);
+			}
+			set_scalar(reg(f.a, 2), 0, 5);
+			set_scalar(reg(f.b, 2), 0, cases[i].other_differs ? 6 : 5);
+			/* a copy of the flag's value, which the join keeps */
+			set_lookup(reg(f.a, 3), &hash);
+			set_lookup(reg(f.b, 3), &hash);
+			if (cases[i].locked) {
+				f.a->active_locks = f.b->active_locks = 1;
+				f.a->active_lock_id = f.b->active_lock_id = 42;
+			}
+			err = join_copy(t, f.env, &j, f.a, f.b, &changed);
+			CHECK_MSG(t, err == cases[i].joined, "%s (order %d): join_states() = %d",
+				  cases[i].what, order, err);
+			if (!j || err)
+				goto next;
+			jr = cases[i].spill ? &slot(j, 1)->spilled_ptr : reg(j, 1);
+			CHECK_MSG(t, changed && jr->type == (PTR_TO_MAP_VALUE | PTR_MAYBE_NULL) &&
+				     jr->map_ptr == &hash && jr->off == 0,
+				  "%s (order %d): type %#x", cases[i].what, order, jr->type);
+			/* A NULL check reads the id: its own, not another's. */
+			CHECK_MSG(t, jr->id != 0 && jr->id != reg(j, 3)->id && jr->id != reg(j, 2)->id,
+				  "%s (order %d): id %u", cases[i].what, order, jr->id);
+			CHECK_INT(t, reg(j, 3)->type, PTR_TO_MAP_VALUE);
+			if (cases[i].spill)
+				CHECK_INT(t, slot(j, 1)->slot_type[0], STACK_SPILL);
+next:
+			state_drop(f.env, j);
+			fixture_done(t, &f);
+		}
+	}
+}
+
 /* ---- Dead stack slots at sites (join_slots.c) ----------------------------- */
 
 #define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
@@ -1169,6 +1258,7 @@ int main(void)
 	RUN(&t, test_join_fold_offsets);
 	RUN(&t, test_join_packet_fold);
 	RUN(&t, test_join_packet_end);
+	RUN(&t, test_join_nullable);
 	RUN(&t, test_join_dead_slots);
 	return test_finish(&t);
 }
