@@ -6,11 +6,14 @@
  * whether a state lies inside another, join_states() builds the state
  * that both lie inside.
  *
- * Only scalars are joined: the hull of their ranges and the union of
- * their tnums. Everything a later check reads as identity (pointer types,
- * what they point to, reference and lock state, special stack slots) must
- * be equal on both sides, or the two states keep apart ("shapes differ"),
- * exactly as the kernel's walk keeps every path apart.
+ * Scalars are joined by the hull of their ranges and the union of their
+ * tnums; pointers into the same object by the hull of their offsets.
+ * Everything a later check reads as identity (pointer types, what they
+ * point to, reference and lock state, special stack slots) must be equal
+ * on both sides, or the two states keep apart ("shapes differ"), exactly
+ * as the kernel's walk keeps every path apart. One exception: a map
+ * value and NULL, in states equal but for them, join to the maybe-NULL
+ * value that the program's next NULL check splits again.
  */
 #include <string.h>
 
