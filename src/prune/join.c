@@ -102,12 +102,13 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 
 /* A map value pointer as a lookup returns it: at the value's start,
  * holding no reference, of a map whose values a NULL check gives back as
- * map values (not an inner map, a socket or an AF_XDP socket). */
+ * map values (not an inner map, a socket or an AF_XDP socket), with no
+ * flag but maybe-NULL, which is all that check keeps. */
 static bool lookup_result(const struct reg_state *r)
 {
 	uint32_t t;
 
-	if (base_type(r->type) != PTR_TO_MAP_VALUE || r->off || r->ref_obj_id ||
+	if ((r->type & ~PTR_MAYBE_NULL) != PTR_TO_MAP_VALUE || r->off || r->ref_obj_id ||
 	    !bounds_is_const(&r->b) || r->b.umin || !r->map_ptr)
 		return false;
 	t = r->map_ptr->type;
