@@ -19,7 +19,6 @@
 
 #include "prune.h"
 #include "join_int.h"
-#include "loader/object.h"
 
 static bool same_refs(const struct vstate *a, const struct vstate *b)
 {
@@ -111,7 +110,7 @@ static bool lookup_result(const struct reg_state *r)
 	if ((r->type & ~PTR_MAYBE_NULL) != PTR_TO_MAP_VALUE || r->off || r->ref_obj_id ||
 	    !bounds_is_const(&r->b) || r->b.umin || !r->map_ptr)
 		return false;
-	t = r->map_ptr->type;
+	t = bpfvet_map__type(r->map_ptr);
 	return t != BPF_MAP_TYPE_ARRAY_OF_MAPS && t != BPF_MAP_TYPE_HASH_OF_MAPS &&
 	       t != BPF_MAP_TYPE_XSKMAP && t != BPF_MAP_TYPE_SOCKMAP &&
 	       t != BPF_MAP_TYPE_SOCKHASH;
