@@ -6,11 +6,14 @@
  * whether a state lies inside another, join_states() builds the state
  * that both lie inside.
  *
- * Only scalars are joined: the hull of their ranges and the union of
- * their tnums. Everything a later check reads as identity (pointer types,
- * what they point to, reference and lock state, special stack slots) must
- * be equal on both sides, or the two states keep apart ("shapes differ"),
- * exactly as the kernel's walk keeps every path apart.
+ * Scalars are joined by the hull of their ranges and the union of their
+ * tnums; pointers into the same object by the hull of their offsets.
+ * Everything a later check reads as identity (pointer types, what they
+ * point to, reference and lock state, special stack slots) must be equal
+ * on both sides, or the two states keep apart ("shapes differ"), exactly
+ * as the kernel's walk keeps every path apart. One exception: a map
+ * value and NULL, in states equal but for them, join to the maybe-NULL
+ * value that the program's next NULL check splits again.
  */
 #include <string.h>
 
@@ -48,12 +51,34 @@ static bool same_frame_shape(const struct func_state *a, const struct func_state
 
 /* Pointers into memory whose accesses check the fixed and the variable
  * offset together: the join may move a fixed offset into the variable
- * part (a pointer walking an array in a loop). */
+ * part (a pointer walking an array in a loop, a packet cursor advanced
+ * by different header lengths on different paths). */
 static bool offset_foldable(uint32_t type)
 {
 	uint32_t t = base_type(type);
 
-	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF;
+	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF ||
+	       reg_type_is_pkt(type);
+}
+
+/*
+ * Packet pointers at two fixed offsets. Two pointers at constant offsets
+ * from the packet's start (id 0 on both sides) stay apart while either
+ * has checked bytes past its offset: every such pointer shares id 0, so
+ * one check of the end through any of them gives range to all (a
+ * header's fields each computed from the start) and the program reads
+ * through them on the strength of it; a folded pointer, variable and
+ * linked to nothing, would lose that, and with the pointers, the header
+ * lengths that made the offsets exact would join too (test_l4lb: its
+ * IPv4 and IPv6 paths, joined, fail a read the kernel's walk admits). A
+ * pointer at or past the end of what was checked is a parse position:
+ * the next read through it needs a check of its own, made through it or
+ * a copy, which the folded pointer's id carries. A pointer already
+ * variable on one side has lost the link there.
+ */
+static bool packet_foldable(const struct reg_state *a, const struct reg_state *b)
+{
+	return a->off == b->off || a->id || b->id || (a->range <= a->off && b->range <= b->off);
 }
 
 /* A pointer's identity: what every access through it checks. The
@@ -67,11 +92,51 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 	    a->frameno != b->frameno)
 		return false;
 	if (reg_type_is_pkt(a->type))
-		return (a->range >= 0 && b->range >= 0) || a->range == b->range;
+		return packet_foldable(a, b);
 	if (a->raw[0] != b->raw[0] || a->raw[1] != b->raw[1])
 		return false;
 	/* Stack pointers address slots: the kernel compares them exactly. */
 	return base_type(a->type) != PTR_TO_STACK || bounds_equal(&a->b, &b->b);
+}
+
+/* A map value pointer as a lookup returns it: at the value's start,
+ * holding no reference, of a map whose values a NULL check gives back as
+ * map values (not an inner map, a socket or an AF_XDP socket), with no
+ * flag but maybe-NULL, which is all that check keeps. */
+static bool lookup_result(const struct reg_state *r)
+{
+	uint32_t t;
+
+	if ((r->type & ~PTR_MAYBE_NULL) != PTR_TO_MAP_VALUE || r->off || r->ref_obj_id ||
+	    !bounds_is_const(&r->b) || r->b.umin || !r->map_ptr)
+		return false;
+	t = bpfvet_map__type(r->map_ptr);
+	return t != BPF_MAP_TYPE_ARRAY_OF_MAPS && t != BPF_MAP_TYPE_HASH_OF_MAPS &&
+	       t != BPF_MAP_TYPE_XSKMAP && t != BPF_MAP_TYPE_SOCKMAP &&
+	       t != BPF_MAP_TYPE_SOCKHASH;
+}
+
+static bool null_scalar(const struct reg_state *r)
+{
+	return r->type == SCALAR_VALUE && bounds_is_const(&r->b) && !r->b.umin;
+}
+
+/*
+ * A map value on one side, NULL or the same map's maybe-NULL value on
+ * the other (a lookup's result after its check, and the NULL it was on
+ * the other branch, or a default of 0): the join is the maybe-NULL
+ * pointer, whose NULL check tells the two apart again. Not under a
+ * lock, where the id names the lock held.
+ */
+static bool nullable_pair(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (locked || a->type == b->type)
+		return false;
+	if (null_scalar(a) || null_scalar(b))
+		return lookup_result(null_scalar(a) ? b : a);
+	return (a->type | PTR_MAYBE_NULL) == (b->type | PTR_MAYBE_NULL) &&
+	       a->raw[0] == b->raw[0] && a->raw[1] == b->raw[1] && lookup_result(a) &&
+	       lookup_result(b);
 }
 
 /* Can registers a and b be joined? NOT_INIT joins with anything (the
@@ -149,6 +214,17 @@ static bool frame_joinable(const struct func_state *a, const struct func_state *
  * register unreadable on one side only would join; the digest keeps the
  * two apart: a second summary, never a wrong one.)
  */
+/* A register's part: its type and what it points to; map values and
+ * scalars alike (a map value joins NULL). */
+static uint64_t reg_digest(const struct reg_state *x)
+{
+	if (x->type == SCALAR_VALUE || base_type(x->type) == PTR_TO_MAP_VALUE)
+		return SCALAR_VALUE;
+	if (x->type == NOT_INIT || reg_type_is_pkt(x->type))
+		return x->type;
+	return (x->type ^ x->raw[0] * 0x100000001b3ull);
+}
+
 uint64_t join_shape_digest(const struct vstate *st)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ st->curframe ^ ((uint64_t)st->acquired_refs << 8);
@@ -157,15 +233,81 @@ uint64_t join_shape_digest(const struct vstate *st)
 		const struct func_state *f = st->frame[i];
 
 		h = (h ^ (uint32_t)f->callsite) * 0x100000001b3ull;
-		for (int r = 0; r < BPF_REG_FP; r++) {
-			const struct reg_state *x = &f->regs[r];
-
-			h = (h ^ x->type) * 0x100000001b3ull;
-			if (x->type != NOT_INIT && x->type != SCALAR_VALUE && !reg_type_is_pkt(x->type))
-				h = (h ^ x->raw[0]) * 0x100000001b3ull;
-		}
+		for (int r = 0; r < BPF_REG_FP; r++)
+			h = (h ^ reg_digest(&f->regs[r])) * 0x100000001b3ull;
 	}
 	return h;
+}
+
+/* What a later check could tell apart: the kind and the bounds, for a
+ * pointer what it points to, where and its checked range, and what its
+ * id says when it names the lock held. Links between copies may differ:
+ * the join drops those one side lacks. An unreadable side reads
+ * nothing. */
+static bool same_value(const struct reg_state *a, const struct reg_state *b, bool locked)
+{
+	if (a->type == NOT_INIT || b->type == NOT_INIT)
+		return true;
+	if (a->type != b->type || !bounds_equal(&a->b, &b->b))
+		return false;
+	return a->type == SCALAR_VALUE ||
+	       (same_pointer(a, b, locked) && a->off == b->off && a->raw[0] == b->raw[0] &&
+		a->raw[1] == b->raw[1]);
+}
+
+static bool slot_is_blank(const struct stack_slot *s)
+{
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		if (s->slot_type[i] != STACK_INVALID)
+			return false;
+	return true;
+}
+
+static bool same_slot_but_null(const struct stack_slot *a, const struct stack_slot *b,
+			       bool locked)
+{
+	if (slot_is_blank(a) || slot_is_blank(b))
+		return true;
+	if (memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)))
+		return false;
+	if (a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
+		return same_value(&a->spilled_ptr, &b->spilled_ptr, locked) ||
+		       nullable_pair(&a->spilled_ptr, &b->spilled_ptr, locked);
+	return scalar_slot(a) || !memcmp(a, b, sizeof(*a));
+}
+
+/*
+ * States equal but for map values that are NULL on one side (the state
+ * before a NULL check, and the two it split into). Nothing else a later
+ * check could read differs, so no value can tell the program which side
+ * it is on: the joined walk goes where the two walks would, and a NULL
+ * check splits it as it split them. Elsewhere a value that differs may
+ * say whether the pointer is NULL (a callee's return code, a flag), the
+ * program reads the pointer on the strength of it, and the joined walk
+ * would reject it (test_xdp_noinline).
+ */
+static bool equal_but_null(const struct vstate *a, const struct vstate *b)
+{
+	bool locked = a->active_locks != 0;
+
+	for (uint32_t i = 0; i <= a->curframe; i++) {
+		const struct func_state *fa = a->frame[i], *fb = b->frame[i];
+		int slots = (fa->allocated_stack > fb->allocated_stack ? fa->allocated_stack :
+									 fb->allocated_stack) /
+			    BPF_REG_SIZE;
+
+		if (!same_frame_shape(fa, fb))
+			return false;
+		for (int r = 0; r < MAX_BPF_REG; r++)
+			if (!same_value(&fa->regs[r], &fb->regs[r], locked) &&
+			    !nullable_pair(&fa->regs[r], &fb->regs[r], locked))
+				return false;
+		for (int k = 0; k < slots; k++)
+			if (!same_slot_but_null(slot_or_invalid(fa, k), slot_or_invalid(fb, k),
+						locked))
+				return false;
+	}
+	return true;
 }
 
 bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
@@ -176,7 +318,7 @@ bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
 		return false;
 	for (uint32_t i = 0; i <= a->curframe; i++)
 		if (!frame_joinable(a->frame[i], b->frame[i], a->active_locks != 0))
-			return false;
+			return equal_but_null(a, b);
 	return true;
 }
 
@@ -255,12 +397,82 @@ static bool fold_offsets(struct reg_state *into, const struct reg_state *in,
 			 const struct join_widening *wd)
 {
 	int32_t lo = into->off < in->off ? into->off : in->off;
+	bool moved = into->off != lo;
 	struct bounds b = in->b;
 
 	shift_bounds(&into->b, (int64_t)into->off - lo);
 	shift_bounds(&b, (int64_t)in->off - lo);
 	into->off = lo;
-	join_bounds(&into->b, &b, wd);
+	return join_bounds(&into->b, &b, wd) || moved;
+}
+
+/* The bytes a packet pointer's side still has checked past offset lo. */
+static int32_t range_from(const struct reg_state *r, int32_t lo)
+{
+	int64_t left = (int64_t)r->range - ((int64_t)r->off - lo);
+
+	return left > 0 ? (int32_t)left : 0;
+}
+
+/*
+ * Two packet pointers' ranges, x and y measured from the same place. A
+ * range of 0 claims nothing. A negative one is not a count but a fact
+ * about the pointer itself, from a comparison with the packet's end: at
+ * or beyond it (AT_PKT_END), strictly beyond (BEYOND_PKT_END, which
+ * implies the other); it holds of the same pointer whatever its fixed
+ * offset is called.
+ */
+static int32_t join_range(int32_t x, int32_t y)
+{
+	if (x < 0 && y < 0)
+		return x > y ? x : y;
+	if (x < 0 || y < 0)
+		return 0;
+	return x < y ? x : y;
+}
+
+/*
+ * A packet pointer's checked range counts from its variable part on:
+ * the bytes [pkt + var, pkt + var + range) are in the packet, and every
+ * pointer that shares its id shares that var (id 0: var is 0, the
+ * packet's start), so that a check through one marks them all. A fold
+ * moves the var of each side up by what its fixed offset loses: that
+ * side's range shrinks as much, and the folded var is this pointer's
+ * alone, so it takes an id no other pointer has.
+ */
+static bool fold_packet(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+			const struct reg_state *in, const struct join_widening *wd)
+{
+	int32_t lo = into->off < in->off ? into->off : in->off;
+	int32_t ra = into->range < 0 ? into->range : range_from(into, lo);
+	int32_t range = join_range(ra, in->range < 0 ? in->range : range_from(in, lo));
+	bool changed = false;
+
+	if (!into->id || !id_unique(st, into->id)) {
+		into->id = ++env->id_gen;
+		changed = true;
+	}
+	if (into->range != range) {
+		into->range = range;
+		changed = true;
+	}
+	return fold_offsets(into, in, wd) || changed;
+}
+
+/* A map value joined with NULL (nullable_pair()): maybe NULL, with an
+ * id of its own, which its NULL check reads (a copy on one side may be
+ * NULL where this one is not: the link goes). */
+static bool join_nullable(struct vet_env *env, const struct vstate *st, struct reg_state *into,
+			  const struct reg_state *in)
+{
+	if (into->type == SCALAR_VALUE) {
+		*into = *in;
+		into->precise = false;
+	} else if (type_may_be_null(into->type) && into->id && id_unique(st, into->id)) {
+		return false;
+	}
+	into->type |= PTR_MAYBE_NULL;
+	into->id = ++env->id_gen;
 	return true;
 }
 
@@ -275,13 +487,18 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 		reg_mark_not_init(into);
 		return true;
 	}
+	if (into->type != in->type && nullable_pair(into, in, false))
+		return join_nullable(env, st, into, in);
 	if (into->type != SCALAR_VALUE) {
+		if (into->off != in->off && reg_type_is_pkt(into->type))
+			return fold_packet(env, st, into, in, wd);
 		if (into->off != in->off) {
-			join_pointer_id(env, st, into, in);
-			return fold_offsets(into, in, wd);
+			changed = join_pointer_id(env, st, into, in);
+			return fold_offsets(into, in, wd) || changed;
 		}
-		if (reg_type_is_pkt(into->type) && in->range < into->range) {
-			into->range = in->range;
+		if (reg_type_is_pkt(into->type) &&
+		    join_range(into->range, in->range) != into->range) {
+			into->range = join_range(into->range, in->range);
 			changed = true;
 		}
 		changed |= join_pointer_id(env, st, into, in);

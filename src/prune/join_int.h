@@ -110,6 +110,9 @@ struct join_walk {
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */
 	struct join_thresholds thr;
+	/* Per insn: the slots of its frame some path from it may read
+	 * (join_slots.c); NULL: all of them. */
+	uint64_t *live_slots;
 	/* Loop heads whose pass or trip is being walked, innermost last: a
 	 * pass ends when the queue moves past its loop's body. */
 	struct join_site **win;
@@ -139,5 +142,11 @@ void join_widen_bounds(struct bounds *into, const struct bounds *in,
 int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
 			    struct join_thresholds *t);
 void join_thresholds_free(struct vet_env *env, struct join_thresholds *t);
+
+/* join_slots.c */
+int join_slots_init(struct vet_env *env, struct join_walk *w);
+void join_slots_free(struct vet_env *env, struct join_walk *w);
+int join_drop_dead_slots(struct vet_env *env, const struct join_walk *w, struct vstate *st,
+			 uint32_t insn);
 
 #endif

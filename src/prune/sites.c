@@ -734,6 +734,9 @@ int join_arrive(struct vet_env *env, uint32_t idx, bool force)
 	if (err)
 		return err;
 	drop_dead_regs(env, env->cur);
+	err = join_drop_dead_slots(env, w, env->cur, idx);
+	if (err)
+		return err;
 	env->stats.join_arrivals++;
 	if (s->loop)
 		return visit_head(env, w, s);
@@ -994,6 +997,8 @@ int join_init(struct vet_env *env)
 		return -ENOMEM;
 	err = compute_ranks(env, w);
 	if (!err)
+		err = join_slots_init(env, w);
+	if (!err)
 		err = join_loops_init(env, w);
 	if (!err)
 		err = join_calls_init(env, w);
@@ -1052,6 +1057,7 @@ void join_free(struct vet_env *env)
 	}
 	join_calls_free(env, w);
 	join_loops_free(env, w);
+	join_slots_free(env, w);
 	vet_free(env, w->buckets);
 	vet_free(env, w->rank);
 	vet_free(env, w->heap);

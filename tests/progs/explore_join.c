@@ -4,8 +4,9 @@
  * never end (which it must still reject) and an out-of-bounds access on
  * one path only. Hand-written assembly, so that the instructions, and the
  * kernel's counts recorded in tests/fixtures/explore/kernel.tsv, do not
- * depend on the compiler. Every program is a socket filter: r1 is the
- * __sk_buff, whose first word is len. */
+ * depend on the compiler. Every program but packet_cursor (tc, for
+ * direct packet access) is a socket filter: r1 is the __sk_buff, whose
+ * first word is len. */
 #include "sock_asm.h"
 
 struct {
@@ -14,6 +15,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u8[64]);
 } bytes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} counts SEC(".maps");
 
 /* r0 = the one value of `bytes` (64 bytes), or exit with 0. Clobbers
  * r1-r5. */
@@ -159,6 +167,68 @@ SEC("socket") __naked int oob_one_path(void)
 		     "exit;"
 		     :
 		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* A packet cursor that each of ten diamonds advances by 4 or 8 bytes
+ * (bit `bit` of the packet's length decides), then one check of the
+ * end and a read through it. The kernel's walk keeps every offset the
+ * cursor may have apart; the joined walk folds them into one cursor
+ * with a variable offset, which the check gives its range. */
+#define CURSOR(bit)					\
+	"if r6 & " #bit " goto 2f;"			\
+	"r2 += 4;"					\
+	"goto 3f;"					\
+	"2: r2 += 8;"					\
+	"3:"
+
+SEC("tc") __naked int packet_cursor(void)
+{
+	asm volatile("r6 = *(u32 *)(r1 + 0);"
+		     "r2 = *(u32 *)(r1 + %[data]);"
+		     "r7 = *(u32 *)(r1 + %[data_end]);"
+		     CURSOR(0x1) CURSOR(0x2) CURSOR(0x4) CURSOR(0x8) CURSOR(0x10)
+		     CURSOR(0x20) CURSOR(0x40) CURSOR(0x80) CURSOR(0x100) CURSOR(0x200)
+		     "r3 = r2;"
+		     "r3 += 1;"
+		     "r0 = 0;"
+		     "if r3 > r7 goto 4f;"
+		     "r0 = *(u8 *)(r2 + 0);"
+		     "r0 = 0;"
+		     "4: exit;"
+		     :
+		     : __imm_const(data, __builtin_offsetof(struct __sk_buff, data)),
+		       __imm_const(data_end, __builtin_offsetof(struct __sk_buff, data_end))
+		     : __clobber_all);
+}
+
+/* A lookup's result, maybe NULL, kept at fp-16 and tested each time it
+ * is used: if (p) (*p)++, ten times. After each test the kernel's walk
+ * goes on twice, p known NULL and p known valid; the joined walk merges
+ * the two back into the maybe-NULL pointer, which the next test splits. */
+#define BUMP_IF_SET					\
+	"r1 = *(u64 *)(r10 - 16);"			\
+	"if r1 == 0 goto 2f;"				\
+	"r2 = *(u64 *)(r1 + 0);"			\
+	"r2 += 1;"					\
+	"*(u64 *)(r1 + 0) = r2;"			\
+	"2:"
+
+SEC("socket") __naked int null_or_value(void)
+{
+	asm volatile("r1 = 0;"
+		     "*(u32 *)(r10 - 4) = r1;"
+		     "r2 = r10;"
+		     "r2 += -4;"
+		     "r1 = %[counts] ll;"
+		     "call %[bpf_map_lookup_elem];"
+		     "*(u64 *)(r10 - 16) = r0;"
+		     BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET
+		     BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET BUMP_IF_SET
+		     "r0 = 0;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(counts)
 		     : __clobber_all);
 }
 

@@ -17,6 +17,7 @@
 #include "scalar_model.h"
 #include "test.h"
 #include "base/uapi.h"
+#include "loader/object.h"
 #include "prune/join_int.h"
 #include "prune/prune.h"
 #include "state/state.h"
@@ -773,12 +774,13 @@ static void test_join_keeps_apart(struct test_ctx *t)
 
 		if (!fixture_init(t, &f))
 			goto next;
+		/* (A map value and NULL may join: test_join_nullable.) */
 		if (cases[i].type_a == SCALAR_VALUE)
-			reg_mark_known(reg(f.a, 1), 0);
+			reg_mark_known(reg(f.a, 1), 7);
 		else
 			reg_mark_ptr(reg(f.a, 1), cases[i].type_a);
 		if (cases[i].type_b == SCALAR_VALUE)
-			reg_mark_known(reg(f.b, 1), 0);
+			reg_mark_known(reg(f.b, 1), 7);
 		else
 			reg_mark_ptr(reg(f.b, 1), cases[i].type_b);
 		reg(f.a, 1)->raw[0] = cases[i].map_a;
@@ -835,8 +837,9 @@ static void test_join_invalid_slot(struct test_ctx *t)
 		CHECK(t, states_equal(f.env, j, f.a, NOT_EXACT));
 		CHECK(t, states_equal(f.env, j, f.b, NOT_EXACT));
 	}
-	/* pointer spill vs scalar spill: apart */
-	spill_scalar(slot(f.a, 0), 0);
+	/* pointer spill vs scalar spill: apart (but for NULL against a map
+	 * value: test_join_nullable) */
+	spill_scalar(slot(f.a, 0), 5);
 	state_drop(f.env, j);
 	j = NULL;
 	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 1);
@@ -937,6 +940,308 @@ next:
 	}
 }
 
+static void set_packet(struct reg_state *r, int32_t off, int32_t range, uint32_t id,
+		       uint64_t var_lo, uint64_t var_hi)
+{
+	uint64_t v[2] = { var_lo, var_hi };
+
+	reg_mark_ptr(r, PTR_TO_PACKET);
+	r->off = off;
+	r->range = range;
+	r->id = id;
+	model_alpha(&r->b, v, 2);
+}
+
+/* Does side s (its fixed offset, every var from lo to hi, its checked
+ * range) lie inside packet pointer j: each of its addresses one of j's,
+ * and each byte j says was checked one that s had checked? Bytes
+ * [pkt + var, pkt + var + range) are in the packet. */
+static bool packet_inside(const struct reg_state *j, const struct reg_state *s, uint64_t lo,
+			  uint64_t hi)
+{
+	for (uint64_t v = lo; v <= hi; v++) {
+		int64_t jv = (int64_t)v + s->off - j->off;
+
+		if (!model_has(&s->b, v))
+			continue;
+		if (jv < 0 || !model_has(&j->b, (uint64_t)jv))
+			return false;
+		/* j's checked bytes [jv, jv + j->range) within [v, v + s->range) */
+		if (j->range > 0 && (jv < (int64_t)v || jv + j->range > (int64_t)v + s->range))
+			return false;
+	}
+	return true;
+}
+
+/* Packet pointers at two fixed offsets (a cursor advanced by different
+ * header lengths) join when one side is variable already, or when
+ * neither has checked bytes past its offset: the lower offset stays
+ * fixed, each side's checked range shrinks by what its offset gave up,
+ * and the folded pointer gets an id no other pointer has. Two pointers
+ * at constant offsets from the packet's start (id 0) with checked bytes
+ * ahead keep apart. */
+static void test_join_packet_fold(struct test_ctx *t)
+{
+	static const struct {
+		const char *what;
+		int32_t off_a, range_a, off_b, range_b;
+		uint32_t id_a, id_b;
+		uint64_t var_hi_a, var_hi_b;
+		int joined;	/* 0: joined, 1: kept apart */
+		int32_t range;	/* the join's */
+	} cases[] = {
+		{ "variable, same range", 8, 40, 24, 40, 7, 7, 12, 12, 0, 24 },
+		{ "variable, other order", 24, 40, 8, 40, 7, 9, 12, 0, 0, 24 },
+		{ "one side variable", 14, 34, 34, 34, 0, 5, 0, 20, 0, 14 },
+		{ "parse positions", 54, 50, 50, 50, 0, 0, 0, 0, 0, 46 },
+		{ "checked ahead, constant", 34, 38, 54, 58, 0, 0, 0, 0, 1, 0 },
+		{ "one checked ahead, constant", 34, 34, 54, 58, 0, 0, 0, 0, 1, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed;
+		int err;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_packet(reg(f.a, 6), cases[i].off_a, cases[i].range_a, cases[i].id_a, 0,
+			   cases[i].var_hi_a);
+		set_packet(reg(f.b, 6), cases[i].off_b, cases[i].range_b, cases[i].id_b, 0,
+			   cases[i].var_hi_b);
+		/* a copy of a's pointer, linked to it on a's side only */
+		*reg(f.a, 7) = *reg(f.a, 6);
+		set_packet(reg(f.b, 7), cases[i].off_a, 0, 99, 0, 0);
+		err = join_copy(t, f.env, &j, f.a, f.b, &changed);
+		CHECK_MSG(t, err == cases[i].joined, "%s: join_states() = %d", cases[i].what, err);
+		if (!j || err)
+			goto next;
+		CHECK_MSG(t, reg(j, 6)->off == (cases[i].off_a < cases[i].off_b ? cases[i].off_a :
+										 cases[i].off_b),
+			  "%s: offset %d", cases[i].what, reg(j, 6)->off);
+		CHECK_MSG(t, reg(j, 6)->range == cases[i].range, "%s: range %d", cases[i].what,
+			  reg(j, 6)->range);
+		CHECK_MSG(t, packet_inside(reg(j, 6), reg(f.a, 6), 0, cases[i].var_hi_a) &&
+			     packet_inside(reg(j, 6), reg(f.b, 6), 0, cases[i].var_hi_b),
+			  "%s: a side outside the join", cases[i].what);
+		/* Folded, its var is its own: no other pointer shares its id. */
+		CHECK_MSG(t, reg(j, 6)->id != 0 && reg(j, 6)->id != reg(j, 7)->id,
+			  "%s: ids %u and %u", cases[i].what, reg(j, 6)->id, reg(j, 7)->id);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
+/* A negative range is a fact about the pointer (at or beyond the
+ * packet's end), not a count of bytes: two of them join to the weaker
+ * one (AT_PKT_END), one with a count to 0 (nothing claimed), which
+ * holds both sides. */
+static void test_join_packet_end(struct test_ctx *t)
+{
+	static const struct {
+		int32_t a, b, join;
+	} cases[] = {
+		{ AT_PKT_END, BEYOND_PKT_END, AT_PKT_END },
+		{ BEYOND_PKT_END, BEYOND_PKT_END, BEYOND_PKT_END },
+		{ BEYOND_PKT_END, 40, 0 },
+		{ 40, AT_PKT_END, 0 },
+		{ 40, 20, 20 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture f;
+		struct vstate *j = NULL;
+		bool changed;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_packet(reg(f.a, 3), 14, cases[i].a, 0, 0, 0);
+		set_packet(reg(f.b, 3), 14, cases[i].b, 0, 0, 0);
+		CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 0);
+		if (!j)
+			goto next;
+		CHECK_MSG(t, reg(j, 3)->range == cases[i].join, "ranges %d and %d: %d",
+			  cases[i].a, cases[i].b, reg(j, 3)->range);
+		CHECK_INT(t, reg(j, 3)->off, 14);
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
+/* A map value pointer as a lookup leaves it, after its NULL check. */
+static void set_lookup(struct reg_state *r, const struct bpfvet_map *m)
+{
+	reg_mark_ptr(r, PTR_TO_MAP_VALUE);
+	r->map_ptr = m;
+}
+
+/* States equal but for a map value that is NULL on one side (the two
+ * branches of its NULL check) join to the maybe-NULL pointer, with an id
+ * no other register has, in a register or a spill, either way round. A
+ * value that differs elsewhere (it may say which side the program is on),
+ * a pointer into the value, a map whose values a NULL check turns into
+ * something else, or a lock held keep them apart. */
+static void test_join_nullable(struct test_ctx *t)
+{
+	static struct bpfvet_map hash = { .type = BPF_MAP_TYPE_HASH, .value_size = 16 };
+	static struct bpfvet_map outer = { .type = BPF_MAP_TYPE_HASH_OF_MAPS, .value_size = 4 };
+	static const struct {
+		const char *what;
+		const struct bpfvet_map *map;
+		int32_t off;
+		bool other_differs, locked, spill;
+		int joined;
+	} cases[] = {
+		{ "register", &hash, 0, false, false, false, 0 },
+		{ "spill", &hash, 0, false, false, true, 0 },
+		{ "a scalar differs too", &hash, 0, true, false, false, 1 },
+		{ "spill, a scalar differs too", &hash, 0, true, false, true, 1 },
+		{ "inside the value", &hash, 8, false, false, false, 1 },
+		{ "map of maps", &outer, 0, false, false, false, 1 },
+		{ "lock held", &hash, 0, false, true, false, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (int order = 0; order < 2; order++) {
+			struct fixture f;
+			struct vstate *j = NULL, *ptr_side, *null_side;
+			const struct reg_state *jr;
+			bool changed;
+			int err;
+
+			if (!fixture_init(t, &f))
+				goto next;
+			ptr_side = order ? f.b : f.a;
+			null_side = order ? f.a : f.b;
+			if (cases[i].spill) {
+				memset(slot(ptr_side, 1)->slot_type, STACK_SPILL, BPF_REG_SIZE);
+				set_lookup(&slot(ptr_side, 1)->spilled_ptr, cases[i].map);
+				slot(ptr_side, 1)->spilled_ptr.off = cases[i].off;
+				spill_scalar(slot(null_side, 1), 0);
+			} else {
+				set_lookup(reg(ptr_side, 1), cases[i].map);
+				reg(ptr_side, 1)->off = cases[i].off;
+				reg_mark_known(reg(null_side, 1), 0);
+			}
+			set_scalar(reg(f.a, 2), 0, 5);
+			set_scalar(reg(f.b, 2), 0, cases[i].other_differs ? 6 : 5);
+			/* a copy of the flag's value, which the join keeps */
+			set_lookup(reg(f.a, 3), &hash);
+			set_lookup(reg(f.b, 3), &hash);
+			if (cases[i].locked) {
+				f.a->active_locks = f.b->active_locks = 1;
+				f.a->active_lock_id = f.b->active_lock_id = 42;
+			}
+			err = join_copy(t, f.env, &j, f.a, f.b, &changed);
+			CHECK_MSG(t, err == cases[i].joined, "%s (order %d): join_states() = %d",
+				  cases[i].what, order, err);
+			if (!j || err)
+				goto next;
+			jr = cases[i].spill ? &slot(j, 1)->spilled_ptr : reg(j, 1);
+			CHECK_MSG(t, changed && jr->type == (PTR_TO_MAP_VALUE | PTR_MAYBE_NULL) &&
+				     jr->map_ptr == &hash && jr->off == 0,
+				  "%s (order %d): type %#x", cases[i].what, order, jr->type);
+			/* A NULL check reads the id: its own, not another's. */
+			CHECK_MSG(t, jr->id != 0 && jr->id != reg(j, 3)->id && jr->id != reg(j, 2)->id,
+				  "%s (order %d): id %u", cases[i].what, order, jr->id);
+			CHECK_INT(t, reg(j, 3)->type, PTR_TO_MAP_VALUE);
+			if (cases[i].spill)
+				CHECK_INT(t, slot(j, 1)->slot_type[0], STACK_SPILL);
+next:
+			state_drop(f.env, j);
+			fixture_done(t, &f);
+		}
+	}
+}
+
+/* ---- Dead stack slots at sites (join_slots.c) ----------------------------- */
+
+#define INSN(c, d, s, o, i) ((struct bpfvet_insn){ .code = (c), .dst_reg = (d), \
+						   .src_reg = (s), .off = (o), .imm = (i) })
+#define MOVX(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define MOVK(d, v) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, v)
+#define ADDK(d, v) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, v)
+#define STXDW(d, s, o) INSN(BPF_STX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define LDXDW(d, s, o) INSN(BPF_LDX | BPF_MEM | BPF_DW, d, s, o, 0)
+#define EXIT_INSN INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/* Two paths meet at insn 8 with fp-8 holding a pointer into the stack on
+ * one and the context on the other (shapes that differ); then the tail. */
+#define DIAMOND_HEAD							\
+	MOVX(6, 1),							\
+	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, 7),	/* get_prandom_u32 */	\
+	INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0),			\
+	MOVX(1, 10),							\
+	ADDK(1, -16),							\
+	STXDW(10, 1, -8),						\
+	INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0),				\
+	STXDW(10, 6, -8)
+
+/* Verifies insns (XDP, as root) with --explore=join, no fallback; the
+ * summaries walked on at the site. */
+static uint64_t join_resumes(struct test_ctx *t, const char *what,
+			     const struct bpfvet_insn *insns, size_t cnt)
+{
+	struct bpfvet_raw_opts o = {
+		.sz = sizeof(o), .name = "diamond", .prog_type = BPF_PROG_TYPE_XDP,
+		.expected_attach_type = BPF_XDP, .insns = insns, .insn_cnt = cnt,
+	};
+	struct bpfvet_verify_opts v = {
+		.sz = sizeof(v), .explore = BPFVET_EXPLORE_JOIN, .disable = BPFVET_NO_FALLBACK,
+	};
+	struct bpfvet_result r = { .sz = sizeof(r) };
+	struct bpfvet_program *p = NULL;
+
+	CHECK_INT(t, bpfvet_program__from_insns(&o, &p), 0);
+	if (!p)
+		return 0;
+	CHECK_INT(t, bpfvet_program__verify(p, &v, &r), 0);
+	CHECK_MSG(t, r.verdict == BPFVET_ACCEPTED && r.explore == BPFVET_EXPLORE_JOIN,
+		  "%s: verdict %d (%s), explore %d", what, r.verdict, r.error, r.explore);
+	bpfvet_program__free(p);
+	return r.join_resumes;
+}
+
+/* A slot no path reads after the site (before writing it) is forgotten
+ * there, and the two shapes become one summary; a slot read after it,
+ * directly, through a pointer loaded from another slot, or by a
+ * subprogram given a pointer to it, keeps them apart. */
+static void test_join_dead_slots(struct test_ctx *t)
+{
+	static const struct bpfvet_insn dead[] = {
+		DIAMOND_HEAD, MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn overwritten[] = {
+		DIAMOND_HEAD, STXDW(10, 6, -8), LDXDW(1, 10, -8), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read[] = {
+		DIAMOND_HEAD, LDXDW(1, 10, -8), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read_via_spill[] = {
+		DIAMOND_HEAD,
+		MOVX(2, 10), ADDK(2, -8), STXDW(10, 2, -24), LDXDW(3, 10, -24),
+		LDXDW(1, 3, 0), MOVK(0, 2), EXIT_INSN,
+	};
+	static const struct bpfvet_insn read_by_callee[] = {
+		DIAMOND_HEAD,
+		MOVX(1, 10), ADDK(1, -8), INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, 2),
+		MOVK(0, 2), EXIT_INSN,
+		LDXDW(1, 1, 0), MOVK(0, 0), EXIT_INSN,
+	};
+#define RESUMES(prog) join_resumes(t, #prog, prog, sizeof(prog) / sizeof(prog[0]))
+	uint64_t merged = RESUMES(dead);
+
+	CHECK_MSG(t, merged == 1, "dead: %llu summaries walked", (unsigned long long)merged);
+	CHECK_INT(t, RESUMES(overwritten), merged);
+	CHECK_INT(t, RESUMES(read), merged + 1);
+	CHECK_INT(t, RESUMES(read_via_spill), merged + 1);
+	CHECK(t, RESUMES(read_by_callee) > merged);
+#undef RESUMES
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -951,5 +1256,9 @@ int main(void)
 	RUN(&t, test_join_invalid_slot);
 	RUN(&t, test_join_scalar_ids);
 	RUN(&t, test_join_fold_offsets);
+	RUN(&t, test_join_packet_fold);
+	RUN(&t, test_join_packet_end);
+	RUN(&t, test_join_nullable);
+	RUN(&t, test_join_dead_slots);
 	return test_finish(&t);
 }
