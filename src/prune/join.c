@@ -191,6 +191,16 @@ static const struct stack_slot *slot_or_invalid(const struct func_state *f, int 
 	return spi < f->allocated_stack / BPF_REG_SIZE ? stack_slot_at(f, spi) : &invalid_slot;
 }
 
+/* Slot s starts a page that both frames share: its slots are equal.
+ * (States copied from one another share the pages neither wrote.) */
+static bool same_page(const struct func_state *a, const struct func_state *b, int s)
+{
+	return !(s % STACK_PAGE_SLOTS) &&
+	       (s + STACK_PAGE_SLOTS) * BPF_REG_SIZE <= a->allocated_stack &&
+	       (s + STACK_PAGE_SLOTS) * BPF_REG_SIZE <= b->allocated_stack &&
+	       a->pages[s / STACK_PAGE_SLOTS] == b->pages[s / STACK_PAGE_SLOTS];
+}
+
 static bool frame_joinable(const struct func_state *a, const struct func_state *b, bool locked)
 {
 	int slots = (a->allocated_stack > b->allocated_stack ? a->allocated_stack :
@@ -201,9 +211,14 @@ static bool frame_joinable(const struct func_state *a, const struct func_state *
 	for (int r = 0; r < MAX_BPF_REG; r++)
 		if (!reg_joinable(&a->regs[r], &b->regs[r], locked))
 			return false;
-	for (int s = 0; s < slots; s++)
+	for (int s = 0; s < slots; s++) {
+		if (same_page(a, b, s)) {
+			s += STACK_PAGE_SLOTS - 1;
+			continue;
+		}
 		if (!slot_joinable(slot_or_invalid(a, s), slot_or_invalid(b, s), locked))
 			return false;
+	}
 	return true;
 }
 
@@ -583,6 +598,10 @@ static int join_frame(struct vet_env *env, const struct vstate *st, struct func_
 		struct stack_slot *a = stack_slot_at(into, s);
 		int err;
 
+		if (same_page(into, in, s)) {
+			s += STACK_PAGE_SLOTS - 1;
+			continue;
+		}
 		if (!memcmp(a, b, sizeof(*a)))
 			continue;
 		err = frame_own_slot(env, into, s);
