@@ -37,6 +37,9 @@ int join_matching_states(struct vet_env *env, struct vstate *into, const struct 
 /* sites.c */
 int join_init(struct vet_env *env);
 void join_free(struct vet_env *env);
+/* join_visit(): the path ended and a loop starts again; every pending
+ * path goes too (they came from the loop's abandoned pass). */
+#define JOIN_RESTARTED 3
 int join_visit(struct vet_env *env, uint32_t idx);
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);

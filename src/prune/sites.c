@@ -230,8 +230,44 @@ static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 	return note_body_site(env, w, s) ? NULL : s;
 }
 
+static void drop_held(struct vet_env *env, struct join_site *s)
+{
+	for (uint32_t i = 0; i < s->nheld; i++)
+		state_clear(env, &s->held[i].st);
+	vet_free(env, s->held);
+	s->held = NULL;
+	s->nheld = 0;
+	s->held_cap = 0;
+}
+
+/* bpfvet selfcheck: the summaries of s that were walked go to s->stash
+ * (join_keep() then hands them over). */
+static void stash_summaries(struct vet_env *env, struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj; d++) {
+		struct state_list *sl;
+
+		if (!s->disj[d]->st.frame[0] || s->disj[d]->queued)
+			continue;
+		sl = vet_calloc(env, 1, sizeof(*sl));
+		if (!sl) {
+			/* verify_keep() reports it. */
+			env->err = -ENOMEM;
+			return;
+		}
+		sl->state = s->disj[d]->st;
+		memset(&s->disj[d]->st, 0, sizeof(s->disj[d]->st));
+		sl->state.insn_idx = s->insn;
+		sl->summary = true;
+		sl->next = s->stash;
+		s->stash = sl;
+	}
+}
+
 static void site_clear(struct vet_env *env, struct join_site *s)
 {
+	if (env->keep_states)
+		stash_summaries(env, s);
 	for (uint32_t d = 0; d < s->ndisj; d++) {
 		state_clear(env, &s->disj[d]->st);
 		vet_free(env, s->disj[d]);
@@ -250,6 +286,7 @@ static void site_clear(struct vet_env *env, struct join_site *s)
 	vet_free(env, s->pass);
 	s->pass = NULL;
 	s->growths = 0;
+	drop_held(env, s);
 }
 
 /* A summary stands alone: no checkpoint above it, no history behind it. */
@@ -336,8 +373,27 @@ static struct reg_state *loc_value(struct func_state *f, int k)
 	return &sl->spilled_ptr;
 }
 
-/* Names each unnamed value of the loop's frame (a fresh scalar id) and
- * records the head's values for the pass. */
+/* Pointers whose fixed offset a join may move into the variable part
+ * (join.c): map values, memory, buffers. */
+static bool foldable_ptr(const struct reg_state *r)
+{
+	uint32_t t = base_type(r->type);
+
+	return !type_may_be_null(r->type) &&
+	       (t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF);
+}
+
+static void note_head(struct join_pass *p, int k, const struct reg_state *r)
+{
+	if (!r || r->type == NOT_INIT)
+		return;
+	p->head[k].kind = r->type == SCALAR_VALUE ? HEAD_SCALAR :
+			  foldable_ptr(r) ? HEAD_FOLDABLE : HEAD_POINTER;
+	p->head[k].b = r->b;
+}
+
+/* Records the head's values as the pass starts: join_deltas() reads
+ * the trips' moves relative to them. */
 static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 {
 	struct func_state *f = env->cur->frame[env->cur->curframe];
@@ -348,71 +404,18 @@ static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 		return -ENOMEM;
 	memset(s->pass, 0, sizeof(*s->pass));
 	s->pass->from_entry = from_entry;
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		struct reg_state *r = loc_value(f, k);
-
-		if (!r || r->type != SCALAR_VALUE || (r->id & BPF_ADD_CONST))
-			continue;
-		if (!r->id && !tnum_is_const(r->b.var_off)) {
-			if (k >= BPF_REG_FP && frame_own_slot(env, f, k - BPF_REG_FP))
-				return -ENOMEM;
-			r = loc_value(f, k);
-			r->id = ++env->id_gen;
-		}
-		s->pass->loc[k].id = r->id;
-		s->pass->loc[k].alive = r->id != 0;
-		s->pass->loc[k].head = r->b;
-	}
+	for (int k = 0; k < JOIN_LOCS; k++)
+		note_head(s->pass, k, loc_value(f, k));
 	return 0;
 }
 
-/* Did location k move by a constant from the head, without wrapping? */
-static int trip_step(const struct join_pass *p, int k, const struct reg_state *v)
-{
-	const struct bounds *h = &p->loc[k].head;
-	int64_t d;
-
-	if (!v || v->type != SCALAR_VALUE || !(v->id & BPF_ADD_CONST) ||
-	    (v->id & ~BPF_ADD_CONST) != p->loc[k].id || !v->off)
-		return 0;
-	d = v->off;
-	if (v->id & BPF_ADD_CONST32) {
-		if (h->umax > UINT32_MAX)
-			return 0;
-		if (d > 0 ? h->u32_max > UINT32_MAX - (uint64_t)d : h->u32_min < (uint64_t)-d)
-			return 0;
-	} else if (d > 0 ? h->umax > UINT64_MAX - (uint64_t)d : h->umin < (uint64_t)-d) {
-		return 0;
-	}
-	return d > 0 ? 1 : -1;
-}
-
-static void note_trip(struct join_pass *p, struct vstate *cur)
-{
-	struct func_state *f = cur->frame[cur->curframe];
-
-	p->backedges++;
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		int step;
-
-		if (!p->loc[k].alive)
-			continue;
-		step = trip_step(p, k, loc_value(f, k));
-		if (!step || (p->loc[k].sign && p->loc[k].sign != step))
-			p->loc[k].alive = false;
-		else
-			p->loc[k].sign = (int8_t)step;
-	}
-}
-
+/* Are the trips of the pass finitely many? A pass in which no trip came
+ * back, or one trip from each entry, needs no bound; otherwise a value
+ * must move one way on every trip within the summary's bounds
+ * (join_deltas.c). */
 static bool pass_terminates(const struct join_pass *p)
 {
-	if (!p || !p->backedges || p->from_entry)
-		return true;
-	for (int k = 0; k < JOIN_LOCS; k++)
-		if (p->loc[k].alive && p->loc[k].sign)
-			return true;
-	return false;
+	return !p || !p->backedges || p->from_entry || p->deltas_terminate;
 }
 
 /* ---- The walk's side --------------------------------------------------- */
@@ -447,10 +450,14 @@ static int protect_checkpoints(struct vet_env *env)
 	return err;
 }
 
+static void narrow_by_rels(struct vet_env *env, struct join_site *s, struct vstate *st,
+			   int64_t kmin);
+
 static int join_into(struct vet_env *env, struct join_walk *w, struct join_site *s,
 		     uint32_t d, bool back_edge)
 {
-	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL : &w->thr };
+	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL :
+				    s->loop ? &s->loop->thr : &w->thr };
 	bool widen = back_edge && s->growths >= JOIN_WIDEN_AFTER;
 	bool changed;
 	int err = join_matching_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL,
@@ -466,6 +473,7 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 		s->growths++;
 		if (s->pass)
 			s->pass->growths++;
+		narrow_by_rels(env, s, &s->disj[d]->st, 0);
 	}
 	if (changed && !s->disj[d]->queued)
 		err = heap_push(env, w, s, d, back_edge);
@@ -481,31 +489,98 @@ static bool pointer_differs(const struct reg_state *x, const struct reg_state *y
 	       (x->off != y->off || !bounds_equal(&x->b, &y->b));
 }
 
+/* A pointer into a map value, memory or a buffer that moved up may be
+ * followed: its offset joins into the variable part, and a relation to a
+ * counter may bound it (join_deltas.c). */
+static bool may_fold(const struct reg_state *sum, const struct reg_state *cur)
+{
+	return foldable_ptr(sum) && sum->type == cur->type && cur->off >= sum->off;
+}
+
 static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
 {
 	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
 	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
 
 	for (int r = 0; r < BPF_REG_FP; r++)
-		if (pointer_differs(&a->regs[r], &b->regs[r]))
+		if (pointer_differs(&a->regs[r], &b->regs[r]) && !may_fold(&a->regs[r], &b->regs[r]))
 			return true;
-	for (int k = 0; k < slots / BPF_REG_SIZE; k++)
+	for (int k = 0; k < slots / BPF_REG_SIZE; k++) {
+		const struct reg_state *x = &stack_slot_at(a, k)->spilled_ptr;
+		const struct reg_state *y = &stack_slot_at(b, k)->spilled_ptr;
+
 		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
-		    pointer_differs(&stack_slot_at(a, k)->spilled_ptr,
-				    &stack_slot_at(b, k)->spilled_ptr))
+		    pointer_differs(x, y) && !may_fold(x, y))
 			return true;
+	}
 	return false;
+}
+
+/* Location k of the loop's frame in st, if it holds a register's value. */
+static struct reg_state *frame_loc(struct vstate *st, int k)
+{
+	return loc_value(st->frame[st->curframe], k);
+}
+
+/* Notes the pointers a trip moved, then moves the difference of their
+ * fixed offsets into the variable part, so that the join compares like
+ * with like (and finds a trip inside the summary inside). */
+static void align_offsets(struct join_pass *p, const struct vstate *sum, struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		struct reg_state *x = frame_loc((struct vstate *)sum, k), *y = frame_loc(cur, k);
+		struct bounds c;
+
+		if (!x || !y || x->type == SCALAR_VALUE || x->type == NOT_INIT ||
+		    !pointer_differs(x, y))
+			continue;
+		if (p)
+			p->head[k].moved = true;
+		if (!may_fold(x, y) || y->off == x->off)
+			continue;
+		bounds_const(&c, (uint64_t)((int64_t)y->off - x->off));
+		scalar_alu(&y->b, &c, BPF_ADD, false, 0, NULL);
+		y->off = x->off;
+	}
+}
+
+/* The bounds of a trip's scalars moved in to the values their tnums
+ * allow (join_align_bounds()), as the widened summary's are: otherwise a
+ * trip that ends at 399 with a counter stepping by 16 would not lie
+ * within a summary that ends at 384. */
+static void align_scalars(struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		struct reg_state *r = frame_loc(cur, k);
+
+		if (r && r->type == SCALAR_VALUE)
+			join_align_bounds(&r->b);
+	}
+}
+
+/* Values of st that move with a counter (site->rel) are narrowed to what
+ * trips from the head's entries allow: kmin 1 for a trip that came back,
+ * 0 for the summary (which holds the entries). The entries must be all in
+ * s->entry, and the head must keep one summary. */
+static void narrow_by_rels(struct vet_env *env, struct join_site *s, struct vstate *st,
+			   int64_t kmin)
+{
+	if (!s->pass || !s->entry || s->no_restart || s->ndisj != 1)
+		return;
+	for (uint32_t i = 0; i < s->nrel; i++)
+		if (join_rel_narrow(env, &s->rel[i], s->entry, st, kmin))
+			s->pass->rel_used |= 1u << i;
 }
 
 /* Keeps the join of the head's forward arrivals (shapes that differ
  * leave the first one: the head then has no entry to start again from). */
-static int note_entry(struct vet_env *env, struct join_site *s)
+static int note_entry(struct vet_env *env, struct join_site *s, bool *changed)
 {
-	bool changed;
 	int err;
 
+	*changed = true;
 	if (s->entry) {
-		err = join_states(env, s->entry, env->cur, NULL, &changed);
+		err = join_states(env, s->entry, env->cur, NULL, changed);
 		if (err == 1)
 			s->no_restart = true;
 		return err < 0 ? err : 0;
@@ -517,6 +592,20 @@ static int note_entry(struct vet_env *env, struct join_site *s)
 	if (!err)
 		make_summary(s->entry, s->insn);
 	return err;
+}
+
+/* The walk ends a path at site t without walking on, because a state it
+ * walked before the current facts began covers it (a kernel checkpoint,
+ * an older trip): the merged passes whose bodies hold t miss what that
+ * walk saw, and their deltas prove nothing. */
+static void taint_passes(struct join_walk *w, const struct join_site *t)
+{
+	for (uint32_t i = 0; i < w->nwin; i++) {
+		struct join_site *h = w->win[i];
+
+		if (!h->exact && h->pass && (h == t || site_in_loop(h, t)))
+			h->pass->tainted = true;
+	}
 }
 
 /* Ancestors a returning trip is compared with for an endless loop. */
@@ -626,6 +715,8 @@ static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site
 		const struct join_disj *f = s->finished[(s->nfinished - 1 - checked) % TRIP_PRUNE_MAX];
 
 		if (states_equal(env, &f->st, env->cur, RANGE_WITHIN)) {
+			if (f->gen != w->fact_gen)
+				taint_passes(w, s);
 			return 1;
 		}
 	}
@@ -652,6 +743,61 @@ static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join
 	return add_trip(env, w, s, back_edge, 0);
 }
 
+static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s);
+
+/* Trips a loop may make at most and still be walked trip by trip: a few
+ * trips cost less than the passes a merge takes (three or more, and the
+ * first trip is the first pass). */
+#define JOIN_FEW_TRIPS 4
+
+/* Did a trip move a pointer of the head's frame? */
+static bool moves_pointer(const struct vstate *sum, const struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		const struct reg_state *x = frame_loc((struct vstate *)sum, k);
+		const struct reg_state *y = frame_loc((struct vstate *)cur, k);
+
+		if (x && y && pointer_differs(x, y))
+			return true;
+	}
+	return false;
+}
+
+/* At the first trip back of a merged head: does it look like a loop of a
+ * few trips (join_trips_guess()), or one that moves a pointer with no
+ * counter that a test bounds (the merged pointer would grow without
+ * bound)? Then trip by trip costs less. */
+static bool trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
+			      struct join_site *s, const struct vstate *sum)
+{
+	uint64_t trips;
+
+	if (s->guessed || s->growths || !s->pass || s->pass->rel_used)
+		return false;
+	s->guessed = true;
+	trips = join_trips_guess(env, w, s);
+	return trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur));
+}
+
+/* A merged head whose arrivals can no longer be merged goes trip by trip
+ * from here on: the summary already walked covers what came before. Not
+ * when this pass narrowed values by a relation: the pass had to end to
+ * prove it, so the loop starts again from its entries, and the paths of
+ * the pass (all pending ones) are dropped. */
+static int leave_merged(struct vet_env *env, struct join_walk *w, struct join_site *s,
+			bool back_edge)
+{
+	int err;
+
+	if (!s->pass || !s->pass->rel_used)
+		return go_trip_by_trip(env, w, s, back_edge);
+	err = restart_trip_by_trip(env, w, s);
+	if (err)
+		return err == -ENOENT ? -EFAULT : err;
+	verbose(env, "join: the loop at insn %u starts again, trip by trip\n", s->insn);
+	return JOIN_RESTARTED;
+}
+
 /* A loop head keeps one summary: its passes are then one sequence. When
  * the first trip back sets a register its entries lack, the trips get a
  * summary of their own (summary 1; the entries' is walked one trip per
@@ -662,48 +808,50 @@ static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join
 static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
+	bool entry_changed = false;
 	uint32_t d;
+	int err;
 
 	if (s->exact)
 		return visit_trip(env, w, s, back_edge);
 	/* The entries a merged loop starts again from (a head walked trip
 	 * by trip never does). */
 	if (!back_edge) {
-		int err = note_entry(env, s);
-
+		err = note_entry(env, s, &entry_changed);
 		if (err)
 			return err;
 	}
 	if (!s->ndisj) {
-		int err = add_disjunct(env, w, s, env->cur, back_edge);
-
+		err = add_disjunct(env, w, s, env->cur, back_edge);
 		return err ? err : 1;
 	}
 	d = back_edge && s->ndisj > 1 ? 1 : 0;
 	if (!join_shapes_equal(&s->disj[d]->st, env->cur) ||
-	    (back_edge && pointer_moved(&s->disj[d]->st, env->cur)))
-		return go_trip_by_trip(env, w, s, back_edge);
+	    (back_edge && pointer_moved(&s->disj[d]->st, env->cur)) ||
+	    (back_edge && trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
+		return leave_merged(env, w, s, back_edge);
 	if (back_edge && s->pass)
-		note_trip(s->pass, env->cur);
+		s->pass->backedges++;
 	if (back_edge && s->ndisj == 1 && entry_lacks(&s->disj[0]->st, env->cur)) {
-		int err = add_disjunct(env, w, s, env->cur, true);
-
+		err = add_disjunct(env, w, s, env->cur, true);
 		if (!err && s->pass)
 			s->pass->growths++;
 		return err ? err : 1;
 	}
-	return join_into(env, w, s, d, back_edge);
+	if (back_edge) {
+		narrow_by_rels(env, s, env->cur, 1);
+		align_offsets(s->pass, &s->disj[d]->st, env->cur);
+		align_scalars(env->cur);
+	}
+	err = join_into(env, w, s, d, back_edge);
+	/* The relations read the entries: new ones need another pass. */
+	if (err == 1 && entry_changed && s->nrel && !s->disj[0]->queued)
+		err = heap_push(env, w, s, 0, false);
+	return err ? err : 1;
 }
 
-/*
- * Called before the walk simulates insn idx. Returns 1 when the path
- * ended by joining a site, 0 when the walk goes on (no site here), 2
- * when it goes on past a site with all its shapes taken (the kernel's
- * checkpoints then prune there), or a negative errno.
- */
-int join_visit(struct vet_env *env, uint32_t idx)
+static int visit_site(struct vet_env *env, struct join_walk *w, uint32_t idx)
 {
-	struct join_walk *w = env->join;
 	struct join_site *s;
 	uint64_t digest;
 	int err;
@@ -717,8 +865,12 @@ int join_visit(struct vet_env *env, uint32_t idx)
 		return 0;
 	/* Without merging where paths meet, the kernel's checkpoints prune
 	 * there. */
-	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS))
+	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS)) {
+		for (uint32_t i = 0; i < w->nwin; i++)
+			if (w->win[i]->pass)
+				w->win[i]->pass->tainted = true;
 		return 2;
+	}
 	s = site_get(env, w, env->cur, idx);
 	if (!s)
 		return -ENOMEM;
@@ -737,10 +889,150 @@ int join_visit(struct vet_env *env, uint32_t idx)
 	}
 	if (s->ndisj == JOIN_DISJ_MAX) {
 		s->overflow = true;
+		taint_passes(w, s);
 		return 2;
 	}
 	err = add_disjunct(env, w, s, env->cur, false);
 	return err ? err : 1;
+}
+
+/*
+ * Exits of merged loops. A pass that turns out not to be the last (its
+ * summary grew, or the loop starts again trip by trip) is walked again
+ * from a larger summary, whose walk covers every exit of this one: what
+ * leaves the loop during a pass is therefore held back, and walked on
+ * only when the pass proves to be the last. The rest of the program is
+ * then walked once per loop, not once per pass, and never from the values
+ * of a pass that failed.
+ */
+
+/* The outermost merged loop that the path, which started in its pass,
+ * leaves at idx (by insn idx of the loop's frame outside its body), or
+ * NULL. Windows nest, so the loops left are the innermost ones. */
+static struct join_site *exited_pass(const struct vet_env *env, const struct join_walk *w,
+				     uint32_t idx)
+{
+	const struct vstate *st = env->cur;
+	struct join_site *out = NULL;
+
+	for (uint32_t i = w->nwin; i-- > 0;) {
+		struct join_site *h = w->win[i];
+
+		if (!w->origin || (w->origin != h && !site_in_loop(h, w->origin)))
+			break;
+		if (h->curframe < st->curframe)
+			break;
+		if (h->curframe == st->curframe) {
+			for (uint32_t f = 1; f <= h->curframe; f++)
+				if (h->callsites[f] != st->frame[f]->callsite)
+					return out;
+			if (join_loop_contains(h->loop, idx))
+				break;
+		}
+		if (!h->exact && h->pass && h->ndisj == 1 && h->entry)
+			out = h;
+	}
+	return out;
+}
+
+/* Holds the path leaving h's pass at idx; the path ends here. */
+static int hold_exit(struct vet_env *env, struct join_site *h, uint32_t idx)
+{
+	struct join_held *v;
+	int err = protect_checkpoints(env);
+	bool changed;
+
+	if (err)
+		return err;
+	drop_dead_regs(env, env->cur);
+	for (uint32_t i = 0; i < h->nheld; i++) {
+		if (h->held[i].insn != idx || h->held[i].prev != env->prev_insn_idx)
+			continue;
+		err = join_states(env, &h->held[i].st, env->cur, NULL, &changed);
+		if (err <= 0)
+			return err ? err : 1;
+	}
+	v = join_grow(env, h->held, h->nheld, &h->held_cap, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	h->held = v;
+	v = &h->held[h->nheld];
+	memset(v, 0, sizeof(*v));
+	err = state_copy(env, &v->st, env->cur);
+	if (err)
+		return err;
+	make_summary(&v->st, idx);
+	v->insn = idx;
+	v->prev = env->prev_insn_idx;
+	h->nheld++;
+	return 1;
+}
+
+/* The last pass of h is over: its exits arrive where they left, as the
+ * paths would have (a site joins them; elsewhere the instruction becomes
+ * a site of its own for them). */
+static int release_held(struct vet_env *env, struct join_walk *w, struct join_site *h)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < h->nheld; i++) {
+		struct join_held *e = &h->held[i];
+		int ret;
+
+		state_clear(env, env->cur);
+		err = state_copy(env, env->cur, &e->st);
+		if (err)
+			break;
+		env->prev_insn_idx = e->prev;
+		env->insn_idx = e->insn;
+		w->resumed_at = -1;
+		ret = visit_site(env, w, e->insn);
+		/* An outer loop that started again took this one with it. */
+		if (ret == JOIN_RESTARTED)
+			return 0;
+		if (ret == 0 || ret == 2) {
+			struct join_site *t = site_get(env, w, env->cur, e->insn);
+
+			/* Not where paths meet: only these arrive, and the
+			 * self-check cannot hold other runs to them. */
+			if (t && !w->loop_of[e->insn] && w->preds[e->insn] < 2)
+				t->overflow = true;
+			ret = t ? add_disjunct(env, w, t, env->cur, false) : -ENOMEM;
+		}
+		if (ret < 0)
+			err = ret;
+	}
+	drop_held(env, h);
+	return err;
+}
+
+/* Is a pass of a merged loop being walked? */
+static bool merged_open(const struct join_walk *w)
+{
+	for (uint32_t i = 0; i < w->nwin; i++)
+		if (!w->win[i]->exact)
+			return true;
+	return false;
+}
+
+/*
+ * Called before the walk simulates insn idx. Returns 1 when the path
+ * ended by joining a site, 0 when the walk goes on (no site here), 2
+ * when it goes on past a site with all its shapes taken (the kernel's
+ * checkpoints then prune there), JOIN_RESTARTED when the path ended and
+ * a loop starts again (every pending path goes), or a negative errno.
+ * While a merged pass runs, what the walk sees at each instruction it
+ * simulates is recorded for join_deltas().
+ */
+int join_visit(struct vet_env *env, uint32_t idx)
+{
+	struct join_walk *w = env->join;
+	struct join_site *h = w->resumed_at == idx ? NULL : exited_pass(env, w, idx);
+	int ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
+
+	if ((ret == 0 || ret == 2) && merged_open(w))
+		join_fact_record(env, w, idx);
+	return ret;
 }
 
 /* Drops the queued summaries of head s and of its loop's body. */
@@ -822,20 +1114,122 @@ int join_recover(struct vet_env *env, int err)
 	return 0;
 }
 
+/* Passes in which a relation in use failed, before a head gives up its
+ * relations. */
+#define JOIN_REL_CHANGES 4
+
+/* Keeps the steps of relations found again wide enough for both passes:
+ * a step that grows by pass would otherwise fail every pass. */
+static void keep_rels(struct join_site *s, struct join_rel *rel, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < s->nrel; j++) {
+			const struct join_rel *o = &s->rel[j];
+
+			if (o->loc != rel[i].loc || o->ctr != rel[i].ctr || o->view != rel[i].view ||
+			    o->d != rel[i].d)
+				continue;
+			if (o->a < rel[i].a)
+				rel[i].a = o->a;
+			if (o->b > rel[i].b)
+				rel[i].b = o->b;
+		}
+	}
+	memcpy(s->rel, rel, n * sizeof(*rel));
+	s->nrel = n;
+}
+
+/* Did a trip move a pointer that no relation follows? Such a loop fails
+ * its checks once the pointer widens: trip by trip at once is cheaper. */
+static bool moved_alone(const struct join_pass *p, const struct join_rel *rel, uint32_t n)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		bool tied = false;
+
+		for (uint32_t i = 0; i < n; i++)
+			tied |= rel[i].loc == k;
+		if (p->head[k].moved && !tied)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The end of a merged pass of s: what its trips did to the head's values
+ * (join_deltas()). Sets whether they prove the trips finite, keeps the
+ * relations found for the next pass, and checks those the pass applied.
+ * Returns 1 when one failed (the summary is queued again: its pass
+ * proved nothing), 2 when a pointer moved that nothing ties, 0 otherwise,
+ * or a negative errno.
+ */
+static int end_pass(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	struct join_pass *p = s->pass;
+	struct join_delta d[JOIN_LOCS];
+	struct join_rel rel[JOIN_REL_MAX];
+	bool kept = true;
+	uint32_t n = 0;
+	int err = join_deltas(env, w, s, d);
+
+	if (err)
+		return err;
+	for (int k = 0; k < JOIN_LOCS; k++)
+		p->deltas_terminate |= join_delta_terminates(p, d, k);
+	for (uint32_t i = 0; i < s->nrel; i++)
+		if ((p->rel_used & (1u << i)) && !join_rel_holds(p, d, &s->rel[i]))
+			kept = false;
+	if (!kept)
+		s->rel_changes++;
+	if (s->rel_changes < JOIN_REL_CHANGES)
+		n = join_rels_find(p, d, rel, JOIN_REL_MAX);
+	keep_rels(s, rel, n);
+	if (!kept) {
+		verbose(env, "join: a value of the loop at insn %u moved otherwise than its counter\n",
+			s->insn);
+		if (!s->disj[0]->queued)
+			err = heap_push(env, w, s, 0, true);
+		return err ? err : 1;
+	}
+	return moved_alone(p, rel, n) ? 2 : 0;
+}
+
+static bool summary_queued(const struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj; d++)
+		if (s->disj[d]->queued)
+			return true;
+	return false;
+}
+
 /* The pass or trip of loop head s is over: its body's work is done. */
 static int close_window(struct vet_env *env, struct join_site *s)
 {
+	int err;
+
 	if (s->exact) {
 		if (s->trip) {
 			s->trip->walked = true;
 			finish_trips(env, s, s->trip);
 			s->trip = NULL;
 		}
+		/* Gone trip by trip during a pass: the pass stays walked. */
+		return release_held(env, env->join, s);
+	}
+	if (!s->pass)
+		return 0;
+	err = end_pass(env, env->join, s);
+	if (err < 0)
+		return err;
+	if (err == 2)
+		return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
+	/* A pass that grew the summary is followed by another, and so is one
+	 * that must be walked again (err 1): its exits go. */
+	if (err || s->pass->growths || summary_queued(s)) {
+		drop_held(env, s);
 		return 0;
 	}
-	/* A pass that grew the summary is followed by another. */
-	if (!s->pass || s->pass->growths || pass_terminates(s->pass))
-		return 0;
+	if (pass_terminates(s->pass))
+		return release_held(env, env->join, s);
 	verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
 		s->insn);
 	return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
@@ -868,9 +1262,13 @@ static int open_window(struct vet_env *env, struct join_walk *w, struct join_sit
 	if (!v)
 		return -ENOMEM;
 	w->win = v;
+	/* Facts start afresh with a merged pass outside any other. */
+	if (!s->exact && !merged_open(w))
+		w->fact_gen++;
 	w->win[w->nwin++] = s;
 	if (s->exact) {
 		s->trip = d;
+		d->gen = w->fact_gen;
 		return 0;
 	}
 	return start_pass(env, s, s->ndisj > 1 && d == s->disj[0]);
@@ -911,6 +1309,7 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	env->insn_idx = e.site->insn;
 	*prev_insn_idx = e.site->insn;
 	w->resumed_at = e.site->insn;
+	w->origin = e.site;
 	env->stats.join_resumes++;
 	return 0;
 }
@@ -927,6 +1326,10 @@ int join_finish(struct vet_env *env)
 	if (!w)
 		return 0;
 	for (struct join_site *s = w->all; s; s = s->all_next) {
+		if (s->nheld) {
+			verbose(env, "join: exits of the loop at insn %u were never walked\n", s->insn);
+			return -EFAULT;
+		}
 		if (!s->loop || s->exact || pass_terminates(s->pass))
 			continue;
 		verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
@@ -978,6 +1381,8 @@ int join_init(struct vet_env *env)
 	err = compute_ranks(env, w);
 	if (!err)
 		err = join_loops_init(env, w);
+	if (!err)
+		err = join_facts_init(env, w);
 	if (err == 1) {
 		/* An irreducible loop: the kernel's walk. */
 		join_free(env);
@@ -992,6 +1397,18 @@ int join_init(struct vet_env *env)
  * paths through unmerged) go to the kept states, tagged. */
 static int join_keep(struct vet_env *env, struct join_site *s)
 {
+	while (s->stash) {
+		struct state_list *sl = s->stash;
+
+		s->stash = sl->next;
+		if (s->overflow) {
+			state_clear(env, &sl->state);
+			vet_free(env, sl);
+			continue;
+		}
+		sl->next = env->kept;
+		env->kept = sl;
+	}
 	for (uint32_t d = 0; d < s->ndisj && !s->overflow; d++) {
 		struct state_list *sl;
 
@@ -1028,9 +1445,17 @@ void join_free(struct vet_env *env)
 	for (s = w->all; s; s = next) {
 		next = s->all_next;
 		site_clear(env, s);
+		while (s->stash) {
+			struct state_list *sl = s->stash;
+
+			s->stash = sl->next;
+			state_clear(env, &sl->state);
+			vet_free(env, sl);
+		}
 		vet_free(env, s->body);
 		vet_free(env, s);
 	}
+	join_facts_free(env, w);
 	join_loops_free(env, w);
 	vet_free(env, w->buckets);
 	vet_free(env, w->rank);

@@ -102,6 +102,72 @@ SEC("socket") __naked int map_walk(void)
 		     : __clobber_all);
 }
 
+/* for (p = v, n = 16; n; n--, p += 4) sum += *(u32 *)p, with n kept on
+ * the stack and counted down in 32 bits: the kernel's scalar links do not
+ * follow n through the spill, and the pointer's steps of 4 are tied to
+ * n's steps of 1. */
+SEC("socket") __naked int stride_spilled_count(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r8 = 0;"
+		     "r7 = 16;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "4: r1 = *(u32 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r6 += 4;"
+		     "r7 = *(u64 *)(r10 - 16);"
+		     "w7 += -1;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "if w7 != 0 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* for (p = v, n = 0; n < 8; n++) p += *p & 7: the pointer moves by 0 to 7
+ * bytes a trip, the value read decides, and reads at most 49 bytes in. */
+SEC("socket") __naked int map_walk_steps(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     "4: r1 = *(u8 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r1 &= 7;"
+		     "r6 += r1;"
+		     "r7 += 1;"
+		     "if r7 < 8 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* map_walk, one trip too many: the 65th read is one byte past the
+ * value. */
+SEC("socket") __naked int map_walk_past_end(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     "4: r1 = *(u8 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r6 += 1;"
+		     "r7 += 1;"
+		     "if r7 < 65 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
 /* A pointer spilled inside a loop to a slot never written before it:
  * where the trips meet, the slot is unwritten on one side and a pointer
  * on the other. */
