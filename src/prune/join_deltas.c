@@ -928,3 +928,236 @@ bool join_rel_narrow(struct vet_env *env, const struct join_rel *r, const struct
 		return false;
 	return clip(v, vlo + slo, vhi + shi);
 }
+
+/* ---- The trips at the head (sites.c's side) ---------------------------------- */
+
+struct reg_state *join_loc(struct func_state *f, int k)
+{
+	struct stack_slot *sl;
+
+	if (k < BPF_REG_FP)
+		return &f->regs[k];
+	if (k - BPF_REG_FP >= f->allocated_stack / BPF_REG_SIZE)
+		return NULL;
+	sl = stack_slot_at(f, k - BPF_REG_FP);
+	for (int i = 0; i < BPF_REG_SIZE; i++)
+		if (sl->slot_type[i] != STACK_SPILL)
+			return NULL;
+	return &sl->spilled_ptr;
+}
+
+void join_note_head(struct join_pass *p, int k, const struct reg_state *r)
+{
+	if (!r || r->type == NOT_INIT)
+		return;
+	p->head[k].kind = r->type == SCALAR_VALUE ? HEAD_SCALAR :
+			  foldable(r) ? HEAD_FOLDABLE : HEAD_POINTER;
+	p->head[k].b = r->b;
+}
+
+/* A trip that moved a pointer: an interval cannot tie the pointer to
+ * the counter that bounds the loop, only the trips walked one by one can
+ * (the kernel's way). */
+static bool pointer_differs(const struct reg_state *x, const struct reg_state *y)
+{
+	return x->type != SCALAR_VALUE && x->type != NOT_INIT &&
+	       (x->off != y->off || !bounds_equal(&x->b, &y->b));
+}
+
+/* A pointer into a map value, memory or a buffer that moved up may be
+ * followed: its offset joins into the variable part, and a relation to a
+ * counter may bound it (join_deltas.c). */
+static bool may_fold(const struct reg_state *sum, const struct reg_state *cur)
+{
+	return foldable(sum) && sum->type == cur->type && cur->off >= sum->off;
+}
+
+bool join_pointer_moved(const struct vstate *sum, const struct vstate *cur)
+{
+	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
+	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
+
+	for (int r = 0; r < BPF_REG_FP; r++)
+		if (pointer_differs(&a->regs[r], &b->regs[r]) && !may_fold(&a->regs[r], &b->regs[r]))
+			return true;
+	for (int k = 0; k < slots / BPF_REG_SIZE; k++) {
+		const struct reg_state *x = &stack_slot_at(a, k)->spilled_ptr;
+		const struct reg_state *y = &stack_slot_at(b, k)->spilled_ptr;
+
+		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
+		    pointer_differs(x, y) && !may_fold(x, y))
+			return true;
+	}
+	return false;
+}
+
+/* Location k of the loop's frame in st, if it holds a register's value. */
+static struct reg_state *frame_loc(struct vstate *st, int k)
+{
+	return join_loc(st->frame[st->curframe], k);
+}
+
+/* Notes the pointers a trip moved, then moves the difference of their
+ * fixed offsets into the variable part, so that the join compares like
+ * with like (and finds a trip inside the summary inside). */
+static void align_offsets(struct join_pass *p, const struct vstate *sum, struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		struct reg_state *x = frame_loc((struct vstate *)sum, k), *y = frame_loc(cur, k);
+		struct bounds c;
+
+		if (!x || !y || x->type == SCALAR_VALUE || x->type == NOT_INIT ||
+		    !pointer_differs(x, y))
+			continue;
+		if (p)
+			p->head[k].moved = true;
+		if (!may_fold(x, y) || y->off == x->off)
+			continue;
+		bounds_const(&c, (uint64_t)((int64_t)y->off - x->off));
+		scalar_alu(&y->b, &c, BPF_ADD, false, 0, NULL);
+		y->off = x->off;
+	}
+}
+
+/* The bounds of a trip's scalars moved in to the values their tnums
+ * allow (join_align_bounds()), as the widened summary's are: otherwise a
+ * trip that ends at 399 with a counter stepping by 16 would not lie
+ * within a summary that ends at 384. */
+static void align_scalars(struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		struct reg_state *r = frame_loc(cur, k);
+
+		if (r && r->type == SCALAR_VALUE)
+			join_align_bounds(&r->b);
+	}
+}
+
+/* Before a trip that came back joins the summary: the pointers it moved
+ * (noted in p) get the summary's fixed offset, and its scalars the ends
+ * their tnums allow. */
+void join_align_trip(struct join_pass *p, const struct vstate *sum, struct vstate *cur)
+{
+	align_offsets(p, sum, cur);
+	align_scalars(cur);
+}
+
+/* Values of st that move with a counter (site->rel) are narrowed to what
+ * trips from the head's entries allow: kmin 1 for a trip that came back,
+ * 0 for the summary (which holds the entries). The entries must be all in
+ * s->entry, and the head must keep one summary. */
+void join_narrow(struct vet_env *env, struct join_site *s, struct vstate *st, int64_t kmin)
+{
+	if (!s->pass || !s->entry || s->no_restart || s->ndisj != 1)
+		return;
+	for (uint32_t i = 0; i < s->nrel; i++)
+		if (join_rel_narrow(env, &s->rel[i], s->entry, st, kmin))
+			s->pass->rel_used |= 1u << i;
+}
+
+/* Trips a loop may make at most and still be walked trip by trip: a few
+ * trips cost less than the passes a merge takes (three or more, and the
+ * first trip is the first pass). */
+#define JOIN_FEW_TRIPS 4
+
+/* Did a trip move a pointer of the head's frame? */
+static bool moves_pointer(const struct vstate *sum, const struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		const struct reg_state *x = frame_loc((struct vstate *)sum, k);
+		const struct reg_state *y = frame_loc((struct vstate *)cur, k);
+
+		if (x && y && pointer_differs(x, y))
+			return true;
+	}
+	return false;
+}
+
+/* At the first trip back of a merged head: does it look like a loop of a
+ * few trips (join_trips_guess()), or one that moves a pointer with no
+ * counter that a test bounds (the merged pointer would grow without
+ * bound)? Then trip by trip costs less. */
+bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
+			    struct join_site *s, const struct vstate *sum)
+{
+	uint64_t trips;
+
+	if (s->guessed || s->growths || !s->pass || s->pass->rel_used)
+		return false;
+	s->guessed = true;
+	trips = join_trips_guess(env, w, s);
+	return trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur));
+}
+
+/* Passes in which a relation in use failed, before a head gives up its
+ * relations. */
+#define JOIN_REL_CHANGES 4
+
+/* Keeps the steps of relations found again wide enough for both passes:
+ * a step that grows by pass would otherwise fail every pass. */
+static void keep_rels(struct join_site *s, struct join_rel *rel, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < s->nrel; j++) {
+			const struct join_rel *o = &s->rel[j];
+
+			if (o->loc != rel[i].loc || o->ctr != rel[i].ctr || o->view != rel[i].view ||
+			    o->d != rel[i].d)
+				continue;
+			if (o->a < rel[i].a)
+				rel[i].a = o->a;
+			if (o->b > rel[i].b)
+				rel[i].b = o->b;
+		}
+	}
+	memcpy(s->rel, rel, n * sizeof(*rel));
+	s->nrel = n;
+}
+
+/* Did a trip move a pointer that no relation follows? Such a loop fails
+ * its checks once the pointer widens: trip by trip at once is cheaper. */
+static bool moved_alone(const struct join_pass *p, const struct join_rel *rel, uint32_t n)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		bool tied = false;
+
+		for (uint32_t i = 0; i < n; i++)
+			tied |= rel[i].loc == k;
+		if (p->head[k].moved && !tied)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The end of a merged pass of s: what its trips did to the head's values
+ * (join_deltas()). Sets whether they prove the trips finite, keeps the
+ * relations found for the next pass, and checks those the pass applied.
+ * Returns 1 when one failed (the pass proved nothing), 2 when a pointer
+ * moved that nothing ties, 0 otherwise, or a negative errno.
+ */
+int join_pass_review(struct vet_env *env, const struct join_walk *w, struct join_site *s)
+{
+	struct join_pass *p = s->pass;
+	struct join_delta d[JOIN_LOCS];
+	struct join_rel rel[JOIN_REL_MAX];
+	bool kept = true;
+	uint32_t n = 0;
+	int err = join_deltas(env, w, s, d);
+
+	if (err)
+		return err;
+	for (int k = 0; k < JOIN_LOCS; k++)
+		p->deltas_terminate |= join_delta_terminates(p, d, k);
+	for (uint32_t i = 0; i < s->nrel; i++)
+		if ((p->rel_used & (1u << i)) && !join_rel_holds(p, d, &s->rel[i]))
+			kept = false;
+	if (!kept)
+		s->rel_changes++;
+	if (s->rel_changes < JOIN_REL_CHANGES)
+		n = join_rels_find(p, d, rel, JOIN_REL_MAX);
+	keep_rels(s, rel, n);
+	if (!kept)
+		return 1;
+	return moved_alone(p, rel, n) ? 2 : 0;
+}

@@ -156,9 +156,18 @@ struct join_site {
 	uint32_t nrel;
 	uint32_t rel_changes;	/* passes a relation in use failed */
 	bool guessed;		/* join_trips_guess() was asked */
+	/* A loop whose merged pass proved no bound: its values stay apart
+	 * only path by path (a counter stepped by 3 or 7 that exits at some
+	 * sums only), so its trips are walked as the kernel walks them, with
+	 * the kernel's checkpoints where paths meet in its body. */
+	bool kernel_like;
 	/* A merged loop head's exits from its current pass. */
 	struct join_held *held;
 	uint32_t nheld, held_cap;
+	/* A merged loop head's entries of another shape than its summary's,
+	 * one per shape: merged in turn, after the current one. */
+	struct join_held *deferred;
+	uint32_t ndeferred, deferred_cap;
 	/* A loop head's body sites (created while it was being walked). */
 	struct join_site **body;
 	uint32_t nbody, body_cap;
@@ -231,5 +240,15 @@ bool join_rel_holds(const struct join_pass *p, const struct join_delta *d,
 		    const struct join_rel *r);
 bool join_rel_narrow(struct vet_env *env, const struct join_rel *r, const struct vstate *entry,
 		     struct vstate *st, int64_t kmin);
+/* The head's side (sites.c). Location k (r0-r9, then stack slots) of a
+ * frame, when it holds a register's value. */
+struct reg_state *join_loc(struct func_state *f, int k);
+void join_note_head(struct join_pass *p, int k, const struct reg_state *r);
+bool join_pointer_moved(const struct vstate *sum, const struct vstate *cur);
+void join_align_trip(struct join_pass *p, const struct vstate *sum, struct vstate *cur);
+void join_narrow(struct vet_env *env, struct join_site *s, struct vstate *st, int64_t kmin);
+bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
+			    struct join_site *s, const struct vstate *sum);
+int join_pass_review(struct vet_env *env, const struct join_walk *w, struct join_site *s);
 
 #endif

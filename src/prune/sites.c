@@ -230,14 +230,19 @@ static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 	return note_body_site(env, w, s) ? NULL : s;
 }
 
+static void drop_list(struct vet_env *env, struct join_held **v, uint32_t *n, uint32_t *cap)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		state_clear(env, &(*v)[i].st);
+	vet_free(env, *v);
+	*v = NULL;
+	*n = 0;
+	*cap = 0;
+}
+
 static void drop_held(struct vet_env *env, struct join_site *s)
 {
-	for (uint32_t i = 0; i < s->nheld; i++)
-		state_clear(env, &s->held[i].st);
-	vet_free(env, s->held);
-	s->held = NULL;
-	s->nheld = 0;
-	s->held_cap = 0;
+	drop_list(env, &s->held, &s->nheld, &s->held_cap);
 }
 
 /* bpfvet selfcheck: the summaries of s that were walked go to s->stash
@@ -287,6 +292,7 @@ static void site_clear(struct vet_env *env, struct join_site *s)
 	s->pass = NULL;
 	s->growths = 0;
 	drop_held(env, s);
+	drop_list(env, &s->deferred, &s->ndeferred, &s->deferred_cap);
 }
 
 /* A summary stands alone: no checkpoint above it, no history behind it. */
@@ -358,39 +364,8 @@ static void reset_body(struct vet_env *env, const struct join_site *s)
 	}
 }
 
-static struct reg_state *loc_value(struct func_state *f, int k)
-{
-	struct stack_slot *sl;
 
-	if (k < BPF_REG_FP)
-		return &f->regs[k];
-	if (k - BPF_REG_FP >= f->allocated_stack / BPF_REG_SIZE)
-		return NULL;
-	sl = stack_slot_at(f, k - BPF_REG_FP);
-	for (int i = 0; i < BPF_REG_SIZE; i++)
-		if (sl->slot_type[i] != STACK_SPILL)
-			return NULL;
-	return &sl->spilled_ptr;
-}
 
-/* Pointers whose fixed offset a join may move into the variable part
- * (join.c): map values, memory, buffers. */
-static bool foldable_ptr(const struct reg_state *r)
-{
-	uint32_t t = base_type(r->type);
-
-	return !type_may_be_null(r->type) &&
-	       (t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF);
-}
-
-static void note_head(struct join_pass *p, int k, const struct reg_state *r)
-{
-	if (!r || r->type == NOT_INIT)
-		return;
-	p->head[k].kind = r->type == SCALAR_VALUE ? HEAD_SCALAR :
-			  foldable_ptr(r) ? HEAD_FOLDABLE : HEAD_POINTER;
-	p->head[k].b = r->b;
-}
 
 /* Records the head's values as the pass starts: join_deltas() reads
  * the trips' moves relative to them. */
@@ -405,7 +380,7 @@ static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 	memset(s->pass, 0, sizeof(*s->pass));
 	s->pass->from_entry = from_entry;
 	for (int k = 0; k < JOIN_LOCS; k++)
-		note_head(s->pass, k, loc_value(f, k));
+		join_note_head(s->pass, k, join_loc(f, k));
 	return 0;
 }
 
@@ -450,9 +425,6 @@ static int protect_checkpoints(struct vet_env *env)
 	return err;
 }
 
-static void narrow_by_rels(struct vet_env *env, struct join_site *s, struct vstate *st,
-			   int64_t kmin);
-
 static int join_into(struct vet_env *env, struct join_walk *w, struct join_site *s,
 		     uint32_t d, bool back_edge)
 {
@@ -473,104 +445,19 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 		s->growths++;
 		if (s->pass)
 			s->pass->growths++;
-		narrow_by_rels(env, s, &s->disj[d]->st, 0);
+		join_narrow(env, s, &s->disj[d]->st, 0);
 	}
 	if (changed && !s->disj[d]->queued)
 		err = heap_push(env, w, s, d, back_edge);
 	return err ? err : 1;
 }
 
-/* A trip that moved a pointer: an interval cannot tie the pointer to
- * the counter that bounds the loop, only the trips walked one by one can
- * (the kernel's way). */
-static bool pointer_differs(const struct reg_state *x, const struct reg_state *y)
-{
-	return x->type != SCALAR_VALUE && x->type != NOT_INIT &&
-	       (x->off != y->off || !bounds_equal(&x->b, &y->b));
-}
 
-/* A pointer into a map value, memory or a buffer that moved up may be
- * followed: its offset joins into the variable part, and a relation to a
- * counter may bound it (join_deltas.c). */
-static bool may_fold(const struct reg_state *sum, const struct reg_state *cur)
-{
-	return foldable_ptr(sum) && sum->type == cur->type && cur->off >= sum->off;
-}
 
-static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
-{
-	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
-	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
 
-	for (int r = 0; r < BPF_REG_FP; r++)
-		if (pointer_differs(&a->regs[r], &b->regs[r]) && !may_fold(&a->regs[r], &b->regs[r]))
-			return true;
-	for (int k = 0; k < slots / BPF_REG_SIZE; k++) {
-		const struct reg_state *x = &stack_slot_at(a, k)->spilled_ptr;
-		const struct reg_state *y = &stack_slot_at(b, k)->spilled_ptr;
 
-		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
-		    pointer_differs(x, y) && !may_fold(x, y))
-			return true;
-	}
-	return false;
-}
 
-/* Location k of the loop's frame in st, if it holds a register's value. */
-static struct reg_state *frame_loc(struct vstate *st, int k)
-{
-	return loc_value(st->frame[st->curframe], k);
-}
 
-/* Notes the pointers a trip moved, then moves the difference of their
- * fixed offsets into the variable part, so that the join compares like
- * with like (and finds a trip inside the summary inside). */
-static void align_offsets(struct join_pass *p, const struct vstate *sum, struct vstate *cur)
-{
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		struct reg_state *x = frame_loc((struct vstate *)sum, k), *y = frame_loc(cur, k);
-		struct bounds c;
-
-		if (!x || !y || x->type == SCALAR_VALUE || x->type == NOT_INIT ||
-		    !pointer_differs(x, y))
-			continue;
-		if (p)
-			p->head[k].moved = true;
-		if (!may_fold(x, y) || y->off == x->off)
-			continue;
-		bounds_const(&c, (uint64_t)((int64_t)y->off - x->off));
-		scalar_alu(&y->b, &c, BPF_ADD, false, 0, NULL);
-		y->off = x->off;
-	}
-}
-
-/* The bounds of a trip's scalars moved in to the values their tnums
- * allow (join_align_bounds()), as the widened summary's are: otherwise a
- * trip that ends at 399 with a counter stepping by 16 would not lie
- * within a summary that ends at 384. */
-static void align_scalars(struct vstate *cur)
-{
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		struct reg_state *r = frame_loc(cur, k);
-
-		if (r && r->type == SCALAR_VALUE)
-			join_align_bounds(&r->b);
-	}
-}
-
-/* Values of st that move with a counter (site->rel) are narrowed to what
- * trips from the head's entries allow: kmin 1 for a trip that came back,
- * 0 for the summary (which holds the entries). The entries must be all in
- * s->entry, and the head must keep one summary. */
-static void narrow_by_rels(struct vet_env *env, struct join_site *s, struct vstate *st,
-			   int64_t kmin)
-{
-	if (!s->pass || !s->entry || s->no_restart || s->ndisj != 1)
-		return;
-	for (uint32_t i = 0; i < s->nrel; i++)
-		if (join_rel_narrow(env, &s->rel[i], s->entry, st, kmin))
-			s->pass->rel_used |= 1u << i;
-}
 
 /* Keeps the join of the head's forward arrivals (shapes that differ
  * leave the first one: the head then has no entry to start again from). */
@@ -736,48 +623,28 @@ static bool entry_lacks(const struct vstate *entry, const struct vstate *trip)
 	return false;
 }
 
+/* A head going trip by trip: its waiting entries become trips too. */
+static int flush_deferred(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < s->ndeferred; i++)
+		err = add_disjunct(env, w, s, &s->deferred[i].st, false);
+	drop_list(env, &s->deferred, &s->ndeferred, &s->deferred_cap);
+	return err;
+}
+
 static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
 			   bool back_edge)
 {
+	int err;
+
 	s->exact = true;
-	return add_trip(env, w, s, back_edge, 0);
+	err = flush_deferred(env, w, s);
+	return err ? err : add_trip(env, w, s, back_edge, 0);
 }
 
 static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s);
-
-/* Trips a loop may make at most and still be walked trip by trip: a few
- * trips cost less than the passes a merge takes (three or more, and the
- * first trip is the first pass). */
-#define JOIN_FEW_TRIPS 4
-
-/* Did a trip move a pointer of the head's frame? */
-static bool moves_pointer(const struct vstate *sum, const struct vstate *cur)
-{
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		const struct reg_state *x = frame_loc((struct vstate *)sum, k);
-		const struct reg_state *y = frame_loc((struct vstate *)cur, k);
-
-		if (x && y && pointer_differs(x, y))
-			return true;
-	}
-	return false;
-}
-
-/* At the first trip back of a merged head: does it look like a loop of a
- * few trips (join_trips_guess()), or one that moves a pointer with no
- * counter that a test bounds (the merged pointer would grow without
- * bound)? Then trip by trip costs less. */
-static bool trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
-			      struct join_site *s, const struct vstate *sum)
-{
-	uint64_t trips;
-
-	if (s->guessed || s->growths || !s->pass || s->pass->rel_used)
-		return false;
-	s->guessed = true;
-	trips = join_trips_guess(env, w, s);
-	return trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur));
-}
 
 /* A merged head whose arrivals can no longer be merged goes trip by trip
  * from here on: the summary already walked covers what came before. Not
@@ -798,6 +665,38 @@ static int leave_merged(struct vet_env *env, struct join_walk *w, struct join_si
 	return JOIN_RESTARTED;
 }
 
+/* Keeps the current path's state in list v (joined with one of the same
+ * instruction, edge and shape); the path ends there. */
+static int keep_path(struct vet_env *env, struct join_held **v, uint32_t *n, uint32_t *cap,
+		     uint32_t idx)
+{
+	struct join_held *e;
+	bool changed;
+	int err;
+
+	for (uint32_t i = 0; i < *n; i++) {
+		if ((*v)[i].insn != idx || (*v)[i].prev != env->prev_insn_idx)
+			continue;
+		err = join_states(env, &(*v)[i].st, env->cur, NULL, &changed);
+		if (err <= 0)
+			return err ? err : 1;
+	}
+	e = join_grow(env, *v, *n, cap, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*v = e;
+	e = &(*v)[*n];
+	memset(e, 0, sizeof(*e));
+	err = state_copy(env, &e->st, env->cur);
+	if (err)
+		return err;
+	make_summary(&e->st, idx);
+	e->insn = idx;
+	e->prev = env->prev_insn_idx;
+	(*n)++;
+	return 1;
+}
+
 /* A loop head keeps one summary: its passes are then one sequence. When
  * the first trip back sets a register its entries lack, the trips get a
  * summary of their own (summary 1; the entries' is walked one trip per
@@ -816,6 +715,10 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 		return visit_trip(env, w, s, back_edge);
 	/* The entries a merged loop starts again from (a head walked trip
 	 * by trip never does). */
+	/* An entry of another shape waits for the current one's merge. */
+	if (!back_edge && s->ndisj && !join_shapes_equal(&s->disj[0]->st, env->cur) &&
+	    s->ndeferred < JOIN_DISJ_MAX)
+		return keep_path(env, &s->deferred, &s->ndeferred, &s->deferred_cap, s->insn);
 	if (!back_edge) {
 		err = note_entry(env, s, &entry_changed);
 		if (err)
@@ -827,8 +730,8 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 	}
 	d = back_edge && s->ndisj > 1 ? 1 : 0;
 	if (!join_shapes_equal(&s->disj[d]->st, env->cur) ||
-	    (back_edge && pointer_moved(&s->disj[d]->st, env->cur)) ||
-	    (back_edge && trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
+	    (back_edge && join_pointer_moved(&s->disj[d]->st, env->cur)) ||
+	    (back_edge && join_trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
 		return leave_merged(env, w, s, back_edge);
 	if (back_edge && s->pass)
 		s->pass->backedges++;
@@ -839,15 +742,33 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 		return err ? err : 1;
 	}
 	if (back_edge) {
-		narrow_by_rels(env, s, env->cur, 1);
-		align_offsets(s->pass, &s->disj[d]->st, env->cur);
-		align_scalars(env->cur);
+		join_narrow(env, s, env->cur, 1);
+		join_align_trip(s->pass, &s->disj[d]->st, env->cur);
 	}
 	err = join_into(env, w, s, d, back_edge);
 	/* The relations read the entries: new ones need another pass. */
 	if (err == 1 && entry_changed && s->nrel && !s->disj[0]->queued)
 		err = heap_push(env, w, s, 0, false);
 	return err ? err : 1;
+}
+
+/* The kernel's checkpoints prune here: what the open passes saw of
+ * their bodies is incomplete. */
+static void taint_all(struct join_walk *w)
+{
+	for (uint32_t i = 0; i < w->nwin; i++)
+		if (w->win[i]->pass)
+			w->win[i]->pass->tainted = true;
+}
+
+/* Is idx inside the body of the innermost loop being walked, a loop
+ * walked as the kernel walks it (join_site.kernel_like)? */
+static bool in_kernel_loop(const struct vet_env *env, const struct join_walk *w, uint32_t idx)
+{
+	const struct join_site *h = w->nwin ? w->win[w->nwin - 1] : NULL;
+
+	return h && h->exact && h->kernel_like && h->curframe == env->cur->curframe &&
+	       join_loop_contains(h->loop, idx);
 }
 
 static int visit_site(struct vet_env *env, struct join_walk *w, uint32_t idx)
@@ -866,9 +787,11 @@ static int visit_site(struct vet_env *env, struct join_walk *w, uint32_t idx)
 	/* Without merging where paths meet, the kernel's checkpoints prune
 	 * there. */
 	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS)) {
-		for (uint32_t i = 0; i < w->nwin; i++)
-			if (w->win[i]->pass)
-				w->win[i]->pass->tainted = true;
+		taint_all(w);
+		return 2;
+	}
+	if (!w->loop_of[idx] && in_kernel_loop(env, w, idx)) {
+		taint_all(w);
 		return 2;
 	}
 	s = site_get(env, w, env->cur, idx);
@@ -938,34 +861,12 @@ static struct join_site *exited_pass(const struct vet_env *env, const struct joi
 /* Holds the path leaving h's pass at idx; the path ends here. */
 static int hold_exit(struct vet_env *env, struct join_site *h, uint32_t idx)
 {
-	struct join_held *v;
 	int err = protect_checkpoints(env);
-	bool changed;
 
 	if (err)
 		return err;
 	drop_dead_regs(env, env->cur);
-	for (uint32_t i = 0; i < h->nheld; i++) {
-		if (h->held[i].insn != idx || h->held[i].prev != env->prev_insn_idx)
-			continue;
-		err = join_states(env, &h->held[i].st, env->cur, NULL, &changed);
-		if (err <= 0)
-			return err ? err : 1;
-	}
-	v = join_grow(env, h->held, h->nheld, &h->held_cap, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	h->held = v;
-	v = &h->held[h->nheld];
-	memset(v, 0, sizeof(*v));
-	err = state_copy(env, &v->st, env->cur);
-	if (err)
-		return err;
-	make_summary(&v->st, idx);
-	v->insn = idx;
-	v->prev = env->prev_insn_idx;
-	h->nheld++;
-	return 1;
+	return keep_path(env, &h->held, &h->nheld, &h->held_cap, idx);
 }
 
 /* The last pass of h is over: its exits arrive where they left, as the
@@ -1065,6 +966,8 @@ static void dequeue_loop(struct join_walk *w, const struct join_site *s)
 static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	struct vstate *entry = s->entry;
+	struct join_held *deferred;
+	uint32_t ndeferred;
 	int err;
 
 	if (!entry || s->no_restart || s->exact)
@@ -1079,10 +982,18 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 	dequeue_loop(w, s);
 	reset_body(env, s);
 	s->entry = NULL;
+	deferred = s->deferred;
+	ndeferred = s->ndeferred;
+	s->deferred = NULL;
+	s->ndeferred = s->deferred_cap = 0;
 	site_clear(env, s);
 	s->entry = entry;
+	s->deferred = deferred;
+	s->ndeferred = s->deferred_cap = ndeferred;
 	s->exact = true;
 	err = add_disjunct(env, w, s, entry, false);
+	if (!err)
+		err = flush_deferred(env, w, s);
 	return err < 0 ? err : 0;
 }
 
@@ -1114,83 +1025,48 @@ int join_recover(struct vet_env *env, int err)
 	return 0;
 }
 
-/* Passes in which a relation in use failed, before a head gives up its
- * relations. */
-#define JOIN_REL_CHANGES 4
-
-/* Keeps the steps of relations found again wide enough for both passes:
- * a step that grows by pass would otherwise fail every pass. */
-static void keep_rels(struct join_site *s, struct join_rel *rel, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		for (uint32_t j = 0; j < s->nrel; j++) {
-			const struct join_rel *o = &s->rel[j];
-
-			if (o->loc != rel[i].loc || o->ctr != rel[i].ctr || o->view != rel[i].view ||
-			    o->d != rel[i].d)
-				continue;
-			if (o->a < rel[i].a)
-				rel[i].a = o->a;
-			if (o->b > rel[i].b)
-				rel[i].b = o->b;
-		}
-	}
-	memcpy(s->rel, rel, n * sizeof(*rel));
-	s->nrel = n;
-}
-
-/* Did a trip move a pointer that no relation follows? Such a loop fails
- * its checks once the pointer widens: trip by trip at once is cheaper. */
-static bool moved_alone(const struct join_pass *p, const struct join_rel *rel, uint32_t n)
-{
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		bool tied = false;
-
-		for (uint32_t i = 0; i < n; i++)
-			tied |= rel[i].loc == k;
-		if (p->head[k].moved && !tied)
-			return true;
-	}
-	return false;
-}
-
-/*
- * The end of a merged pass of s: what its trips did to the head's values
- * (join_deltas()). Sets whether they prove the trips finite, keeps the
- * relations found for the next pass, and checks those the pass applied.
- * Returns 1 when one failed (the summary is queued again: its pass
- * proved nothing), 2 when a pointer moved that nothing ties, 0 otherwise,
- * or a negative errno.
- */
+/* The end of a merged pass of s (join_pass_review()). Returns 1 when a
+ * relation it applied failed (the summary is queued again: its pass
+ * proved nothing), 2 when a pointer moved that nothing ties, 0
+ * otherwise, or a negative errno. */
 static int end_pass(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
-	struct join_pass *p = s->pass;
-	struct join_delta d[JOIN_LOCS];
-	struct join_rel rel[JOIN_REL_MAX];
-	bool kept = true;
-	uint32_t n = 0;
-	int err = join_deltas(env, w, s, d);
+	int err = join_pass_review(env, w, s);
 
-	if (err)
+	if (err != 1)
 		return err;
-	for (int k = 0; k < JOIN_LOCS; k++)
-		p->deltas_terminate |= join_delta_terminates(p, d, k);
-	for (uint32_t i = 0; i < s->nrel; i++)
-		if ((p->rel_used & (1u << i)) && !join_rel_holds(p, d, &s->rel[i]))
-			kept = false;
-	if (!kept)
-		s->rel_changes++;
-	if (s->rel_changes < JOIN_REL_CHANGES)
-		n = join_rels_find(p, d, rel, JOIN_REL_MAX);
-	keep_rels(s, rel, n);
-	if (!kept) {
-		verbose(env, "join: a value of the loop at insn %u moved otherwise than its counter\n",
-			s->insn);
-		if (!s->disj[0]->queued)
-			err = heap_push(env, w, s, 0, true);
-		return err ? err : 1;
-	}
-	return moved_alone(p, rel, n) ? 2 : 0;
+	verbose(env, "join: a value of the loop at insn %u moved otherwise than its counter\n",
+		s->insn);
+	if (!s->disj[0]->queued)
+		err = heap_push(env, w, s, 0, true);
+	return err ? err : 1;
+}
+
+/* The merge of s is over: the entries that waited, of the next shape,
+ * start a merge of their own (those of other shapes wait on). */
+static int next_shape(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	struct join_held *deferred = s->deferred, next;
+	uint32_t n = s->ndeferred;
+	int err;
+
+	if (!n)
+		return 0;
+	s->deferred = NULL;
+	s->ndeferred = s->deferred_cap = 0;
+	site_clear(env, s);
+	next = deferred[0];
+	s->deferred = deferred;
+	s->deferred_cap = n;
+	s->ndeferred = n - 1;
+	memmove(deferred, deferred + 1, (n - 1) * sizeof(*deferred));
+	s->guessed = false;
+	s->entry = vet_calloc(env, 1, sizeof(*s->entry));
+	err = s->entry ? state_copy(env, s->entry, &next.st) : -ENOMEM;
+	if (!err)
+		err = add_disjunct(env, w, s, &next.st, false);
+	state_clear(env, &next.st);
+	return err;
 }
 
 static bool summary_queued(const struct join_site *s)
@@ -1228,10 +1104,13 @@ static int close_window(struct vet_env *env, struct join_site *s)
 		drop_held(env, s);
 		return 0;
 	}
-	if (pass_terminates(s->pass))
-		return release_held(env, env->join, s);
+	if (pass_terminates(s->pass)) {
+		err = release_held(env, env->join, s);
+		return err ? err : next_shape(env, env->join, s);
+	}
 	verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
 		s->insn);
+	s->kernel_like = true;
 	return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
 }
 
@@ -1326,8 +1205,8 @@ int join_finish(struct vet_env *env)
 	if (!w)
 		return 0;
 	for (struct join_site *s = w->all; s; s = s->all_next) {
-		if (s->nheld) {
-			verbose(env, "join: exits of the loop at insn %u were never walked\n", s->insn);
+		if (s->nheld || s->ndeferred) {
+			verbose(env, "join: paths at the loop at insn %u were never walked\n", s->insn);
 			return -EFAULT;
 		}
 		if (!s->loop || s->exact || pass_terminates(s->pass))
