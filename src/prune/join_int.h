@@ -164,6 +164,10 @@ struct join_site {
 	/* A merged loop head's exits from its current pass. */
 	struct join_held *held;
 	uint32_t nheld, held_cap;
+	/* The summary of the last merge that ended (NULL: none): a head
+	 * inside another loop starts its next merge, in the outer loop's next
+	 * pass, from it joined with the new entries, and needs fewer passes. */
+	struct vstate *seed;
 	/* A merged loop head's entries of another shape than its summary's,
 	 * one per shape: merged in turn, after the current one. */
 	struct join_held *deferred;

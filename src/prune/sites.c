@@ -704,6 +704,39 @@ static int keep_path(struct vet_env *env, struct join_held **v, uint32_t *n, uin
  * head that cannot keep them (shapes differ, or a pointer moves) is
  * walked trip by trip: every arrival is queued as it is, and its trips
  * end by the program's own bounds (or at the complexity limit). */
+/* The first entry of a new merge of s joins the summary of its last one,
+ * when of the same shape: the summary a pass of the outer loop left, which
+ * usually holds most of what this pass's will (the entries, s->entry,
+ * stay the real ones: relations read them). Sound as any larger summary
+ * is; it saves the passes that would grow it again. */
+static int start_from_seed(struct vet_env *env, struct join_site *s)
+{
+	bool changed;
+	int err;
+
+	if (!s->seed || s->ndisj != 1)
+		return 0;
+	err = join_states(env, &s->disj[0]->st, s->seed, NULL, &changed);
+	if (err < 0)
+		return err;
+	if (!err && changed)
+		s->disj[0]->digest = join_shape_digest(&s->disj[0]->st);
+	return 0;
+}
+
+static int keep_seed(struct vet_env *env, struct join_site *s)
+{
+	if (s->ndisj != 1 || s->exact)
+		return 0;
+	if (!s->seed)
+		s->seed = vet_calloc(env, 1, sizeof(*s->seed));
+	else
+		state_clear(env, s->seed);
+	if (!s->seed)
+		return -ENOMEM;
+	return state_copy(env, s->seed, &s->disj[0]->st);
+}
+
 static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
@@ -726,6 +759,8 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 	}
 	if (!s->ndisj) {
 		err = add_disjunct(env, w, s, env->cur, back_edge);
+		if (!err && !back_edge)
+			err = start_from_seed(env, s);
 		return err ? err : 1;
 	}
 	d = back_edge && s->ndisj > 1 ? 1 : 0;
@@ -1106,6 +1141,8 @@ static int close_window(struct vet_env *env, struct join_site *s)
 	}
 	if (pass_terminates(s->pass)) {
 		err = release_held(env, env->join, s);
+		if (!err)
+			err = keep_seed(env, s);
 		return err ? err : next_shape(env, env->join, s);
 	}
 	verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
@@ -1330,6 +1367,10 @@ void join_free(struct vet_env *env)
 			s->stash = sl->next;
 			state_clear(env, &sl->state);
 			vet_free(env, sl);
+		}
+		if (s->seed) {
+			state_clear(env, s->seed);
+			vet_free(env, s->seed);
 		}
 		vet_free(env, s->body);
 		vet_free(env, s);
