@@ -708,25 +708,50 @@ uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w, const 
 
 /* ---- What the deltas prove ------------------------------------------------ */
 
-/* Does every head value of location k, moved by any number of [lo, hi],
- * stay within its width (unsigned, or signed for 64 bits) without
- * wrapping? Sets *view to the way to read it. */
+/* Did no trip wrap a value in one view (min, max)? From the head's
+ * bounds [hmin, hmax] a step of [lo, hi] stays in range; or the values
+ * the trips came back with, [amin, amax], exclude every value a wrapped
+ * step gives: wrapping below min leaves at least hmin + lo + 2^w, above
+ * max at most hmax + hi - 2^w (the exit tests of the trips that came
+ * back, `n != 0` before n - 1 comes back, say, refine those values). */
+static bool view_no_wrap(wide hmin, wide hmax, const wide *a, wide min, wide max, int64_t lo,
+			 int64_t hi)
+{
+	wide m = max - min + 1;
+	bool low = hmin + lo >= min || (a && a[1] < hmin + lo + m);
+	bool high = hmax + hi <= max || (a && a[0] > hmax + hi - m);
+
+	return low && high;
+}
+
+/* Does location k, moved by [lo, hi] on every trip, never wrap in some
+ * view (unsigned, or signed for 64 bits; 32 bits for a value that 32-bit
+ * operations move)? Sets *view to the way to read it. */
 static bool no_wrap(const struct join_pass *p, const struct join_delta *d, int k, uint8_t *view)
 {
-	const struct bounds *h = &p->head[k].b;
+	const struct bounds *h = &p->head[k].b, *b = &p->head[k].back;
+	bool back = p->head[k].arrived && !p->head[k].lost;
+	wide a[2];
 
 	if (p->head[k].kind != HEAD_SCALAR || !d[k].sym || d[k].loc != k)
 		return false;
 	if (d[k].w32) {
 		*view = REL_U32;
-		return h->umax <= UINT32_MAX && (wide)h->umin + d[k].lo >= 0 &&
-		       (wide)h->umax + d[k].hi <= UINT32_MAX;
+		a[0] = b->u32_min;
+		a[1] = b->u32_max;
+		return h->umax <= UINT32_MAX &&
+		       view_no_wrap(h->umin, h->umax, back ? a : NULL, 0, UINT32_MAX, d[k].lo, d[k].hi);
 	}
 	*view = REL_U64;
-	if ((wide)h->umin + d[k].lo >= 0 && (wide)h->umax + d[k].hi <= UINT64_MAX)
+	a[0] = b->umin;
+	a[1] = b->umax;
+	if (view_no_wrap(h->umin, h->umax, back ? a : NULL, 0, UINT64_MAX, d[k].lo, d[k].hi))
 		return true;
 	*view = REL_S64;
-	return (wide)h->smin + d[k].lo >= INT64_MIN && (wide)h->smax + d[k].hi <= INT64_MAX;
+	a[0] = b->smin;
+	a[1] = b->smax;
+	return view_no_wrap(h->smin, h->smax, back ? a : NULL, INT64_MIN, INT64_MAX, d[k].lo,
+			    d[k].hi);
 }
 
 /* Location k moves by at least one, one way, on every trip, within the
@@ -1030,6 +1055,24 @@ static void align_scalars(struct vstate *cur)
 
 		if (r && r->type == SCALAR_VALUE)
 			join_align_bounds(&r->b);
+	}
+}
+
+/* A trip came back: the hull of its values, location by location, for
+ * no_wrap() (before any narrowing: as the walk found them). */
+void join_note_back(struct join_pass *p, struct vstate *cur)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		const struct reg_state *r = frame_loc(cur, k);
+
+		if (!r || r->type != SCALAR_VALUE) {
+			p->head[k].lost = true;
+		} else if (!p->head[k].arrived) {
+			p->head[k].back = r->b;
+			p->head[k].arrived = true;
+		} else {
+			bounds_hull(&p->head[k].back, &r->b);
+		}
 	}
 }
 

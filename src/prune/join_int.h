@@ -93,11 +93,14 @@ struct join_pass {
 	/* The body's deltas bound the trips (set when the pass ends). */
 	bool deltas_terminate;
 	uint32_t rel_used;	/* relations (bits of site->rel) applied */
-	/* The head's values as the pass starts: kind (HEAD_*) and bounds. */
+	/* The head's values as the pass starts: kind (HEAD_*) and bounds;
+	 * and the hull of the values the trips came back with (arrived:
+	 * some did; lost: one held no scalar there). */
 	struct {
 		uint8_t kind;
 		bool moved;	/* a pointer a trip brought back elsewhere */
-		struct bounds b;
+		bool arrived, lost;
+		struct bounds b, back;
 	} head[JOIN_LOCS];
 	uint32_t backedges;	/* trips that came back */
 	uint32_t growths;	/* back-edge arrivals that grew the summary */
@@ -250,6 +253,7 @@ struct reg_state *join_loc(struct func_state *f, int k);
 void join_note_head(struct join_pass *p, int k, const struct reg_state *r);
 bool join_pointer_moved(const struct vstate *sum, const struct vstate *cur);
 void join_align_trip(struct join_pass *p, const struct vstate *sum, struct vstate *cur);
+void join_note_back(struct join_pass *p, struct vstate *cur);
 void join_narrow(struct vet_env *env, struct join_site *s, struct vstate *st, int64_t kmin);
 bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 			    struct join_site *s, const struct vstate *sum);

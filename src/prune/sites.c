@@ -768,8 +768,10 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 	    (back_edge && join_pointer_moved(&s->disj[d]->st, env->cur)) ||
 	    (back_edge && join_trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
 		return leave_merged(env, w, s, back_edge);
-	if (back_edge && s->pass)
+	if (back_edge && s->pass) {
 		s->pass->backedges++;
+		join_note_back(s->pass, env->cur);
+	}
 	if (back_edge && s->ndisj == 1 && entry_lacks(&s->disj[0]->st, env->cur)) {
 		err = add_disjunct(env, w, s, env->cur, true);
 		if (!err && s->pass)

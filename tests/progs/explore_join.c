@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Programs for --explore=join (issue 23; tests/cli/explore_join.sh):
- * paths that meet, bounded loops the joined walk summarises, loops that
- * never end (which it must still reject) and an out-of-bounds access on
- * one path only. Hand-written assembly, so that the instructions, and the
+ * paths that meet, bounded loops the joined walk summarises (pointers
+ * that walk arrays with them, one a byte too far), loops that never end
+ * (which it must still reject) and an out-of-bounds access on one path
+ * only. Hand-written assembly, so that the instructions, and the
  * kernel's counts recorded in tests/fixtures/explore/kernel.tsv, do not
  * depend on the compiler. Every program is a socket filter: r1 is the
  * __sk_buff, whose first word is len. */
@@ -200,8 +201,11 @@ SEC("socket") __naked int counter_reset(void)
 		     "exit;" ::: __clobber_all);
 }
 
-/* for (;;) x++: a new value on every trip, and no way out that the
- * values allow (x would have to wrap to 0). */
+/* do x++ while (x != 0): a new value on every trip, and the only way out
+ * is x wrapping to 0, after 2^64 trips. The kernel gives up at a million
+ * instructions; the joined walk proves the trips finite (every trip that
+ * comes back moved x up by one, none of them wrapped: the one that wraps
+ * leaves) and accepts it. */
 SEC("socket") __naked int count_up_forever(void)
 {
 	asm volatile("r0 = 0;"
