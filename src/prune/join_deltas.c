@@ -1117,9 +1117,10 @@ static bool moves_pointer(const struct vstate *sum, const struct vstate *cur)
 }
 
 /* At the first trip back of a merged head: does it look like a loop of a
- * few trips (join_trips_guess()), or one that moves a pointer with no
+ * few trips (join_trips_guess()), one that moves a pointer with no
  * counter that a test bounds (the merged pointer would grow without
- * bound)? Then trip by trip costs less. */
+ * bound), or one around a loop walked trip by trip? Then trip by trip
+ * costs less. */
 bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 			    struct join_site *s, const struct vstate *sum)
 {
@@ -1128,6 +1129,12 @@ bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 	if (s->guessed || s->growths || !s->pass || s->pass->rel_used)
 		return false;
 	s->guessed = true;
+	/* A loop inside that went trip by trip makes every pass of this one
+	 * as dear as a trip, and what it moves (the analysis widens through
+	 * its cycle) no relation can follow. */
+	for (uint32_t i = 0; i < s->nbody; i++)
+		if (s->body[i]->loop && s->body[i]->exact)
+			return true;
 	trips = join_trips_guess(env, w, s);
 	return trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur));
 }
