@@ -13,21 +13,72 @@
 #define TRIP_PRUNE_MAX 64
 /* Back-edge growths of a loop head before it widens. */
 #define JOIN_WIDEN_AFTER 2
-/* Head values tracked for termination: r0-r9 and 64 stack slots. */
+/* The values of a loop's frame that join_deltas() follows: r0-r9 and
+ * the 64 stack slots. */
 #define JOIN_LOCS (BPF_REG_FP + 64)
 
 enum { THR_U64, THR_S64, THR_U32, THR_S32 };
 
-/* Sorted constants per view (64/32-bit, unsigned/signed). */
+/* Sorted constants per view (64/32-bit, unsigned/signed), and those to
+ * try when none of these lies beyond a bound (NULL: the extremes). */
 struct join_thresholds {
 	uint64_t *v[4];
 	size_t n[4];
+	const struct join_thresholds *next;
 };
 
 struct join_loop {
 	uint32_t head;
 	uint32_t end_rank;	/* the highest rank in the body */
 	uint64_t *body;		/* a bit per instruction */
+	uint32_t *order;	/* the body's instructions by rank */
+	uint32_t norder;
+	/* The constants the body's own jumps compare with: where its
+	 * counters stop, tried before the program's (join_walk.thr). */
+	struct join_thresholds thr;
+};
+
+/* What a value at a loop's back edge is, as a function of the values at
+ * its head (join_deltas.c): the head's value of location `loc` plus a
+ * number in [lo, hi], in 64 bits, or in the low 32 bits zero-extended. */
+struct join_delta {
+	bool sym;		/* false: no such relation */
+	bool w32;
+	uint8_t loc;
+	int64_t lo, hi;
+	bool offset_use;	/* the value reaches a pointer or a call */
+};
+
+/* How a head value moved on the trips of a pass, and how a second one
+ * moves with it: each trip adds one number of [a, b] to location loc
+ * (a scalar, or the offset of a pointer) and exactly d to the counter
+ * ctr. After k trips from an entry, loc is its entry value plus a
+ * number of [a*k, b*k], and k is (ctr - entry ctr) / d. */
+enum { REL_U64, REL_U32, REL_S64 };
+struct join_rel {
+	uint8_t loc, ctr;
+	uint8_t view;		/* REL_*: how the counter is read */
+	int64_t a, b, d;
+};
+#define JOIN_REL_MAX 8
+
+/* What the walk saw at one instruction of a loop body during the current
+ * passes (join_deltas.c): where memory accesses and calls reached into the
+ * stack of the frame that runs the instruction, and the values an add or
+ * a subtraction of a register took. */
+enum {
+	FACT_STACK = 1,		/* the base was such a stack pointer */
+	FACT_NONSTACK = 2,	/* the base was something else */
+	FACT_SRC_PTR = 4,	/* the added register was a pointer */
+	FACT_SRC_SET = 8,	/* src holds the added register's values */
+	FACT_DST_PTR = 16,	/* the register added to was a pointer */
+	FACT_DST_SET = 32,	/* dst holds the values it was added to */
+};
+struct join_fact {
+	uint32_t gen;		/* join_walk.fact_gen when recorded */
+	uint8_t flags;
+	int64_t off_lo, off_hi;	/* stack offsets of the base (or lowest argument) */
+	struct bounds src, dst;
 };
 
 /* One pass from a loop head: what its trips did to the head's values. */
@@ -35,14 +86,24 @@ struct join_pass {
 	/* A pass from the entries of a head whose trips have a summary of
 	 * their own: one trip from each entry, which needs no bound. */
 	bool from_entry;
+	/* The walk skipped a continuation it had walked before this pass
+	 * began (a kernel checkpoint, an older trip): what the pass saw of
+	 * the body is incomplete, and join_deltas() proves nothing. */
+	bool tainted;
+	/* The body's deltas bound the trips (set when the pass ends). */
+	bool deltas_terminate;
+	uint32_t rel_used;	/* relations (bits of site->rel) applied */
+	/* The head's values as the pass starts: kind (HEAD_*) and bounds;
+	 * and the hull of the values the trips came back with (arrived:
+	 * some did; lost: one held no scalar there). */
+	struct {
+		uint8_t kind;
+		bool moved;	/* a pointer a trip brought back elsewhere */
+		bool arrived, lost;
+		struct bounds b, back;
+	} head[JOIN_LOCS];
 	uint32_t backedges;	/* trips that came back */
 	uint32_t growths;	/* back-edge arrivals that grew the summary */
-	struct {
-		uint32_t id;	/* the value's id at the head, 0: none */
-		int8_t sign;	/* +1/-1: moved up/down on every trip so far */
-		bool alive;
-		struct bounds head;
-	} loc[JOIN_LOCS];
 };
 
 struct join_disj {
@@ -60,6 +121,15 @@ struct join_disj {
 	bool walked;
 	bool finished;
 	uint32_t widen_run;	/* trips in a row that widened a value */
+	uint32_t gen;		/* join_walk.fact_gen when its walk began */
+};
+
+/* A path that left a merged loop during a pass, held back until the pass
+ * proves to be the last (sites.c): joined with others leaving at the same
+ * instruction from the same one. */
+struct join_held {
+	uint32_t insn, prev;
+	struct vstate st;
 };
 
 struct join_site {
@@ -82,6 +152,32 @@ struct join_site {
 	struct vstate *entry;
 	bool no_restart;
 	bool overflow;		/* all shapes taken: some paths went through */
+	/* bpfvet selfcheck: summaries the walk walked and then cleared (a
+	 * pass or trip of a loop around it started afresh), kept until the
+	 * end (join_free()). */
+	struct state_list *stash;
+	/* A loop head's relations between a value and a counter, found by
+	 * join_deltas() at the end of a pass and applied in the next. */
+	struct join_rel rel[JOIN_REL_MAX];
+	uint32_t nrel;
+	uint32_t rel_changes;	/* passes a relation in use failed */
+	bool guessed;		/* join_trips_guess() was asked */
+	/* A loop whose merged pass proved no bound: its values stay apart
+	 * only path by path (a counter stepped by 3 or 7 that exits at some
+	 * sums only), so its trips are walked as the kernel walks them, with
+	 * the kernel's checkpoints where paths meet in its body. */
+	bool kernel_like;
+	/* A merged loop head's exits from its current pass. */
+	struct join_held *held;
+	uint32_t nheld, held_cap;
+	/* The summary of the last merge that ended (NULL: none): a head
+	 * inside another loop starts its next merge, in the outer loop's next
+	 * pass, from it joined with the new entries, and needs fewer passes. */
+	struct vstate *seed;
+	/* A merged loop head's entries of another shape than its summary's,
+	 * one per shape: merged in turn, after the current one. */
+	struct join_held *deferred;
+	uint32_t ndeferred, deferred_cap;
 	/* A loop head's body sites (created while it was being walked). */
 	struct join_site **body;
 	uint32_t nbody, body_cap;
@@ -106,6 +202,9 @@ struct join_walk {
 	uint64_t seq;
 	/* The instruction a summary was just resumed at: not an arrival. */
 	int64_t resumed_at;
+	/* The site whose summary the walk last resumed: every pending path
+	 * comes from it. */
+	struct join_site *origin;
 	struct join_loop *loops;
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */
@@ -118,6 +217,12 @@ struct join_walk {
 	struct join_site **win;
 	uint32_t nwin, win_cap;
 	struct join_calls *calls;	/* call summaries (join_calls.c) */
+	/* What merged passes saw of loop bodies: a fact per body instruction
+	 * (fact_idx[insn] - 1; 0: in no body), current when its gen is
+	 * fact_gen, which grows when a merged pass opens outside any other. */
+	struct join_fact *facts;
+	uint32_t *fact_idx;
+	uint32_t fact_gen;
 };
 
 /* sites.c */
@@ -148,5 +253,34 @@ int join_slots_init(struct vet_env *env, struct join_walk *w);
 void join_slots_free(struct vet_env *env, struct join_walk *w);
 int join_drop_dead_slots(struct vet_env *env, const struct join_walk *w, struct vstate *st,
 			 uint32_t insn);
+void join_align_bounds(struct bounds *b);
+
+/* join_deltas.c */
+enum { HEAD_NONE, HEAD_SCALAR, HEAD_FOLDABLE, HEAD_POINTER };
+int join_facts_init(struct vet_env *env, struct join_walk *w);
+void join_facts_free(struct vet_env *env, struct join_walk *w);
+void join_fact_record(struct vet_env *env, struct join_walk *w, uint32_t idx);
+int join_deltas(struct vet_env *env, const struct join_walk *w, const struct join_site *s,
+		struct join_delta *out);
+uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w,
+			  const struct join_site *s);
+bool join_delta_terminates(const struct join_pass *p, const struct join_delta *d, int k);
+uint32_t join_rels_find(const struct join_pass *p, const struct join_delta *d,
+			struct join_rel *rel, uint32_t max);
+bool join_rel_holds(const struct join_pass *p, const struct join_delta *d,
+		    const struct join_rel *r);
+bool join_rel_narrow(struct vet_env *env, const struct join_rel *r, const struct vstate *entry,
+		     struct vstate *st, int64_t kmin);
+/* The head's side (sites.c). Location k (r0-r9, then stack slots) of a
+ * frame, when it holds a register's value. */
+struct reg_state *join_loc(struct func_state *f, int k);
+void join_note_head(struct join_pass *p, int k, const struct reg_state *r);
+bool join_pointer_moved(const struct vstate *sum, const struct vstate *cur);
+void join_align_trip(struct join_pass *p, const struct vstate *sum, struct vstate *cur);
+void join_note_back(struct join_pass *p, struct vstate *cur);
+void join_narrow(struct vet_env *env, struct join_site *s, struct vstate *st, int64_t kmin);
+bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
+			    struct join_site *s, const struct vstate *sum);
+int join_pass_review(struct vet_env *env, const struct join_walk *w, struct join_site *s);
 
 #endif

@@ -253,24 +253,44 @@ static bool threshold_source(const struct vet_env *env, uint32_t i, int64_t *c)
 	return i + 1 < env->insn_cnt && const_load(&env->insns[i], c);
 }
 
-/* Every constant a conditional jump compares with or a register is set
- * to in instructions [from, to), and its neighbours: the bounds a loop's
- * counters (or a callee's arguments) can stop at. */
-int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
-			    struct join_thresholds *t)
+/* A loop's own thresholds: the constants its body's jumps compare with. */
+static bool body_threshold(const struct vet_env *env, const struct join_loop *l, uint32_t i,
+			   int64_t *c)
 {
+	if (!join_loop_contains(l, i) || !is_cond_jump_k(&env->insns[i]))
+		return false;
+	*c = env->insns[i].imm;
+	return true;
+}
+
+static bool any_threshold(const struct vet_env *env, const struct join_loop *l, uint32_t i,
+			  int64_t *c)
+{
+	(void)l;
+	return threshold_source(env, i, c);
+}
+
+/* Every constant a conditional jump compares with or a register is set
+ * to in instructions [from, to) (of loop l's body only, with l), and its
+ * neighbours: the bounds a loop's counters (or a callee's arguments) can
+ * stop at. */
+static int collect_thresholds(struct vet_env *env, struct join_thresholds *t,
+			      const struct join_loop *l, uint32_t from, uint32_t to)
+{
+	bool (*source)(const struct vet_env *, const struct join_loop *, uint32_t, int64_t *) =
+		l ? body_threshold : any_threshold;
 	size_t cap = 1, n = 1;
 	int64_t c;
 
 	for (uint32_t i = from; i < to; i++)
-		cap += threshold_source(env, i, &c) * 3;
+		cap += source(env, l, i, &c) * 3;
 	for (int v = 0; v < 4; v++) {
 		t->v[v] = vet_calloc(env, cap, sizeof(uint64_t));
 		if (!t->v[v])
 			return -ENOMEM;
 	}
 	for (uint32_t i = from; i < to; i++) {
-		if (!threshold_source(env, i, &c))
+		if (!source(env, l, i, &c))
 			continue;
 		for (int d = -1; d <= 1; d++) {
 			/* Wraps at the extremes, as the values it stands for. */
@@ -288,6 +308,14 @@ int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
 		t->n[v] = uniq(t->v[v], n);
 	}
 	return 0;
+}
+
+/* A callee's own constants (call summaries). */
+int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
+			    struct join_thresholds *t)
+{
+	t->next = NULL;
+	return collect_thresholds(env, t, NULL, from, to);
 }
 
 void join_thresholds_free(struct vet_env *env, struct join_thresholds *t)
@@ -310,7 +338,9 @@ static uint64_t thr_up_u(const struct join_thresholds *t, int v, uint64_t x, uin
 		else
 			hi = mid;
 	}
-	return lo < t->n[v] && t->v[v][lo] <= top ? t->v[v][lo] : top;
+	if (lo < t->n[v] && t->v[v][lo] <= top)
+		return t->v[v][lo];
+	return t->next ? thr_up_u(t->next, v, x, top) : top;
 }
 
 static uint64_t thr_down_u(const struct join_thresholds *t, int v, uint64_t x, uint64_t bottom)
@@ -325,7 +355,9 @@ static uint64_t thr_down_u(const struct join_thresholds *t, int v, uint64_t x, u
 		else
 			hi = mid;
 	}
-	return lo && t->v[v][lo - 1] >= bottom ? t->v[v][lo - 1] : bottom;
+	if (lo && t->v[v][lo - 1] >= bottom)
+		return t->v[v][lo - 1];
+	return t->next ? thr_down_u(t->next, v, x, bottom) : bottom;
 }
 
 static int64_t thr_up_s(const struct join_thresholds *t, int v, int64_t x, int64_t top)
@@ -340,7 +372,9 @@ static int64_t thr_up_s(const struct join_thresholds *t, int v, int64_t x, int64
 		else
 			hi = mid;
 	}
-	return lo < t->n[v] && (int64_t)t->v[v][lo] <= top ? (int64_t)t->v[v][lo] : top;
+	if (lo < t->n[v] && (int64_t)t->v[v][lo] <= top)
+		return (int64_t)t->v[v][lo];
+	return t->next ? thr_up_s(t->next, v, x, top) : top;
 }
 
 static int64_t thr_down_s(const struct join_thresholds *t, int v, int64_t x, int64_t bottom)
@@ -355,7 +389,31 @@ static int64_t thr_down_s(const struct join_thresholds *t, int v, int64_t x, int
 		else
 			hi = mid;
 	}
-	return lo && (int64_t)t->v[v][lo - 1] >= bottom ? (int64_t)t->v[v][lo - 1] : bottom;
+	if (lo && (int64_t)t->v[v][lo - 1] >= bottom)
+		return (int64_t)t->v[v][lo - 1];
+	return t->next ? thr_down_s(t->next, v, x, bottom) : bottom;
+}
+
+/*
+ * The tnum must hold the widened range too, or the sync would pull the
+ * bounds back one bit at a time (a pass per bit). But the low bits that
+ * every value shares stay known: a counter that steps by 16 from 0 keeps
+ * its four low zero bits, and the sync then stops it at the multiple of
+ * 16 below a threshold (the exit test `i != 400` takes 400 off the top of
+ * [0, 400], and 399 down to 384). Every value of the hull lies in the
+ * range and has those low bits, so the result holds it.
+ */
+static void align_ends(struct bounds *b, bool do_lo, bool do_hi, uint64_t keep_lo,
+		       uint64_t keep_hi);
+
+static struct tnum widen_tnum(struct tnum hull, uint64_t umin, uint64_t umax)
+{
+	struct tnum r = tnum_union(hull, tnum_range(umin, umax));
+	uint64_t low = hull.mask ? (hull.mask & -hull.mask) - 1 : UINT64_MAX;
+
+	r.mask &= ~low;
+	r.value = (r.value & ~low) | (hull.value & low);
+	return r;
 }
 
 /*
@@ -366,11 +424,12 @@ void join_widen_bounds(struct bounds *into, const struct bounds *in,
 		       const struct join_thresholds *t)
 {
 	static const struct join_thresholds none;
-	struct bounds old = *into;
+	struct bounds old = *into, hull;
 
 	if (!t)
 		t = &none;
 	bounds_hull(into, in);
+	hull = *into;
 	if (into->umax > old.umax)
 		into->umax = thr_up_u(t, THR_U64, into->umax, UINT64_MAX);
 	if (into->umin < old.umin)
@@ -387,10 +446,49 @@ void join_widen_bounds(struct bounds *into, const struct bounds *in,
 		into->s32_max = (int32_t)thr_up_s(t, THR_S32, into->s32_max, INT32_MAX);
 	if (into->s32_min < old.s32_min)
 		into->s32_min = (int32_t)thr_down_s(t, THR_S32, into->s32_min, INT32_MIN);
-	/* The tnum must hold the widened range too, or the sync would pull
-	 * the bounds back one bit at a time (a pass per bit). */
-	into->var_off = tnum_union(into->var_off, tnum_range(into->umin, into->umax));
+	into->var_off = widen_tnum(into->var_off, into->umin, into->umax);
 	bounds_sync(into);
+	/* Only the ends the widening moved, and never inside the hull. */
+	align_ends(into, into->umin < hull.umin, into->umax > hull.umax, hull.umin, hull.umax);
+}
+
+/*
+ * Moves the unsigned range's ends in to the nearest values with the low
+ * bits the tnum knows (the kernel's sync stops at the tnum's own
+ * extremes): a counter stepping by 16 below 400 ends at 384, not 399.
+ * Every value of the range and the tnum stays. Only the ends asked for
+ * move, and not past keep_lo, keep_hi.
+ */
+static void align_ends(struct bounds *b, bool do_lo, bool do_hi, uint64_t keep_lo,
+		       uint64_t keep_hi)
+{
+	uint64_t low = b->var_off.mask ? (b->var_off.mask & -b->var_off.mask) - 1 : 0;
+	uint64_t v = b->var_off.value & low, lo = b->umin, hi = b->umax;
+
+	if (!low)
+		return;
+	if (do_lo) {
+		lo = (b->umin & ~low) | v;
+		if (lo < b->umin && __builtin_add_overflow(lo, low + 1, &lo))
+			lo = b->umin;
+		lo = lo > keep_lo ? keep_lo : lo;
+	}
+	if (do_hi) {
+		hi = (b->umax & ~low) | v;
+		if (hi > b->umax && __builtin_sub_overflow(hi, low + 1, &hi))
+			hi = b->umax;
+		hi = hi < keep_hi ? keep_hi : hi;
+	}
+	if (lo > hi || (lo == b->umin && hi == b->umax))
+		return;
+	b->umin = lo;
+	b->umax = hi;
+	bounds_sync(b);
+}
+
+void join_align_bounds(struct bounds *b)
+{
+	align_ends(b, true, true, UINT64_MAX, 0);
 }
 
 /* ---- Set-up --------------------------------------------------------------- */
@@ -402,13 +500,20 @@ int join_loops_init(struct vet_env *env, struct join_walk *w)
 
 	if (err)
 		return err;
-	return join_collect_thresholds(env, 0, env->insn_cnt, &w->thr);
+	err = collect_thresholds(env, &w->thr, NULL, 0, env->insn_cnt);
+	for (uint32_t i = 0; !err && i < w->nloops; i++) {
+		err = collect_thresholds(env, &w->loops[i].thr, &w->loops[i], 0, env->insn_cnt);
+		w->loops[i].thr.next = &w->thr;
+	}
+	return err;
 }
 
 void join_loops_free(struct vet_env *env, struct join_walk *w)
 {
-	for (uint32_t i = 0; i < w->nloops; i++)
+	for (uint32_t i = 0; i < w->nloops; i++) {
 		vet_free(env, w->loops[i].body);
+		join_thresholds_free(env, &w->loops[i].thr);
+	}
 	vet_free(env, w->loops);
 	vet_free(env, w->loop_of);
 	vet_free(env, w->preds);

@@ -42,6 +42,9 @@ bool join_reg_into(struct vet_env *env, const struct vstate *st, struct reg_stat
 /* sites.c */
 int join_init(struct vet_env *env);
 void join_free(struct vet_env *env);
+/* join_visit(): the path ended and a loop starts again; every pending
+ * path goes too (they came from the loop's abandoned pass). */
+#define JOIN_RESTARTED 3
 int join_visit(struct vet_env *env, uint32_t idx);
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);

@@ -230,8 +230,49 @@ static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 	return note_body_site(env, w, s) ? NULL : s;
 }
 
+static void drop_list(struct vet_env *env, struct join_held **v, uint32_t *n, uint32_t *cap)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		state_clear(env, &(*v)[i].st);
+	vet_free(env, *v);
+	*v = NULL;
+	*n = 0;
+	*cap = 0;
+}
+
+static void drop_held(struct vet_env *env, struct join_site *s)
+{
+	drop_list(env, &s->held, &s->nheld, &s->held_cap);
+}
+
+/* bpfvet selfcheck: the summaries of s that were walked go to s->stash
+ * (join_keep() then hands them over). */
+static void stash_summaries(struct vet_env *env, struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj; d++) {
+		struct state_list *sl;
+
+		if (!s->disj[d]->st.frame[0] || s->disj[d]->queued)
+			continue;
+		sl = vet_calloc(env, 1, sizeof(*sl));
+		if (!sl) {
+			/* verify_keep() reports it. */
+			env->err = -ENOMEM;
+			return;
+		}
+		sl->state = s->disj[d]->st;
+		memset(&s->disj[d]->st, 0, sizeof(s->disj[d]->st));
+		sl->state.insn_idx = s->insn;
+		sl->summary = true;
+		sl->next = s->stash;
+		s->stash = sl;
+	}
+}
+
 static void site_clear(struct vet_env *env, struct join_site *s)
 {
+	if (env->keep_states)
+		stash_summaries(env, s);
 	for (uint32_t d = 0; d < s->ndisj; d++) {
 		state_clear(env, &s->disj[d]->st);
 		vet_free(env, s->disj[d]);
@@ -250,6 +291,8 @@ static void site_clear(struct vet_env *env, struct join_site *s)
 	vet_free(env, s->pass);
 	s->pass = NULL;
 	s->growths = 0;
+	drop_held(env, s);
+	drop_list(env, &s->deferred, &s->ndeferred, &s->deferred_cap);
 }
 
 /* A summary stands alone: no checkpoint above it, no history behind it. */
@@ -321,23 +364,11 @@ static void reset_body(struct vet_env *env, const struct join_site *s)
 	}
 }
 
-static struct reg_state *loc_value(struct func_state *f, int k)
-{
-	struct stack_slot *sl;
 
-	if (k < BPF_REG_FP)
-		return &f->regs[k];
-	if (k - BPF_REG_FP >= f->allocated_stack / BPF_REG_SIZE)
-		return NULL;
-	sl = stack_slot_at(f, k - BPF_REG_FP);
-	for (int i = 0; i < BPF_REG_SIZE; i++)
-		if (sl->slot_type[i] != STACK_SPILL)
-			return NULL;
-	return &sl->spilled_ptr;
-}
 
-/* Names each unnamed value of the loop's frame (a fresh scalar id) and
- * records the head's values for the pass. */
+
+/* Records the head's values as the pass starts: join_deltas() reads
+ * the trips' moves relative to them. */
 static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 {
 	struct func_state *f = env->cur->frame[env->cur->curframe];
@@ -348,71 +379,18 @@ static int start_pass(struct vet_env *env, struct join_site *s, bool from_entry)
 		return -ENOMEM;
 	memset(s->pass, 0, sizeof(*s->pass));
 	s->pass->from_entry = from_entry;
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		struct reg_state *r = loc_value(f, k);
-
-		if (!r || r->type != SCALAR_VALUE || (r->id & BPF_ADD_CONST))
-			continue;
-		if (!r->id && !tnum_is_const(r->b.var_off)) {
-			if (k >= BPF_REG_FP && frame_own_slot(env, f, k - BPF_REG_FP))
-				return -ENOMEM;
-			r = loc_value(f, k);
-			r->id = ++env->id_gen;
-		}
-		s->pass->loc[k].id = r->id;
-		s->pass->loc[k].alive = r->id != 0;
-		s->pass->loc[k].head = r->b;
-	}
+	for (int k = 0; k < JOIN_LOCS; k++)
+		join_note_head(s->pass, k, join_loc(f, k));
 	return 0;
 }
 
-/* Did location k move by a constant from the head, without wrapping? */
-static int trip_step(const struct join_pass *p, int k, const struct reg_state *v)
-{
-	const struct bounds *h = &p->loc[k].head;
-	int64_t d;
-
-	if (!v || v->type != SCALAR_VALUE || !(v->id & BPF_ADD_CONST) ||
-	    (v->id & ~BPF_ADD_CONST) != p->loc[k].id || !v->off)
-		return 0;
-	d = v->off;
-	if (v->id & BPF_ADD_CONST32) {
-		if (h->umax > UINT32_MAX)
-			return 0;
-		if (d > 0 ? h->u32_max > UINT32_MAX - (uint64_t)d : h->u32_min < (uint64_t)-d)
-			return 0;
-	} else if (d > 0 ? h->umax > UINT64_MAX - (uint64_t)d : h->umin < (uint64_t)-d) {
-		return 0;
-	}
-	return d > 0 ? 1 : -1;
-}
-
-static void note_trip(struct join_pass *p, struct vstate *cur)
-{
-	struct func_state *f = cur->frame[cur->curframe];
-
-	p->backedges++;
-	for (int k = 0; k < JOIN_LOCS; k++) {
-		int step;
-
-		if (!p->loc[k].alive)
-			continue;
-		step = trip_step(p, k, loc_value(f, k));
-		if (!step || (p->loc[k].sign && p->loc[k].sign != step))
-			p->loc[k].alive = false;
-		else
-			p->loc[k].sign = (int8_t)step;
-	}
-}
-
+/* Are the trips of the pass finitely many? A pass in which no trip came
+ * back, or one trip from each entry, needs no bound; otherwise a value
+ * must move one way on every trip within the summary's bounds
+ * (join_deltas.c). */
 static bool pass_terminates(const struct join_pass *p)
 {
-	if (!p || !p->backedges || p->from_entry)
-		return true;
-	for (int k = 0; k < JOIN_LOCS; k++)
-		if (p->loc[k].alive && p->loc[k].sign)
-			return true;
-	return false;
+	return !p || !p->backedges || p->from_entry || p->deltas_terminate;
 }
 
 /* ---- The walk's side --------------------------------------------------- */
@@ -450,7 +428,8 @@ static int protect_checkpoints(struct vet_env *env)
 static int join_into(struct vet_env *env, struct join_walk *w, struct join_site *s,
 		     uint32_t d, bool back_edge)
 {
-	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL : &w->thr };
+	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL :
+				    s->loop ? &s->loop->thr : &w->thr };
 	bool widen = back_edge && s->growths >= JOIN_WIDEN_AFTER;
 	bool changed;
 	int err = join_matching_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL,
@@ -466,46 +445,29 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 		s->growths++;
 		if (s->pass)
 			s->pass->growths++;
+		join_narrow(env, s, &s->disj[d]->st, 0);
 	}
 	if (changed && !s->disj[d]->queued)
 		err = heap_push(env, w, s, d, back_edge);
 	return err ? err : 1;
 }
 
-/* A trip that moved a pointer: an interval cannot tie the pointer to
- * the counter that bounds the loop, only the trips walked one by one can
- * (the kernel's way). */
-static bool pointer_differs(const struct reg_state *x, const struct reg_state *y)
-{
-	return x->type != SCALAR_VALUE && x->type != NOT_INIT &&
-	       (x->off != y->off || !bounds_equal(&x->b, &y->b));
-}
 
-static bool pointer_moved(const struct vstate *sum, const struct vstate *cur)
-{
-	const struct func_state *a = sum->frame[sum->curframe], *b = cur->frame[cur->curframe];
-	int slots = a->allocated_stack < b->allocated_stack ? a->allocated_stack : b->allocated_stack;
 
-	for (int r = 0; r < BPF_REG_FP; r++)
-		if (pointer_differs(&a->regs[r], &b->regs[r]))
-			return true;
-	for (int k = 0; k < slots / BPF_REG_SIZE; k++)
-		if (stack_slot_at(a, k)->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL &&
-		    pointer_differs(&stack_slot_at(a, k)->spilled_ptr,
-				    &stack_slot_at(b, k)->spilled_ptr))
-			return true;
-	return false;
-}
+
+
+
+
 
 /* Keeps the join of the head's forward arrivals (shapes that differ
  * leave the first one: the head then has no entry to start again from). */
-static int note_entry(struct vet_env *env, struct join_site *s)
+static int note_entry(struct vet_env *env, struct join_site *s, bool *changed)
 {
-	bool changed;
 	int err;
 
+	*changed = true;
 	if (s->entry) {
-		err = join_states(env, s->entry, env->cur, NULL, &changed);
+		err = join_states(env, s->entry, env->cur, NULL, changed);
 		if (err == 1)
 			s->no_restart = true;
 		return err < 0 ? err : 0;
@@ -517,6 +479,20 @@ static int note_entry(struct vet_env *env, struct join_site *s)
 	if (!err)
 		make_summary(s->entry, s->insn);
 	return err;
+}
+
+/* The walk ends a path at site t without walking on, because a state it
+ * walked before the current facts began covers it (a kernel checkpoint,
+ * an older trip): the merged passes whose bodies hold t miss what that
+ * walk saw, and their deltas prove nothing. */
+static void taint_passes(struct join_walk *w, const struct join_site *t)
+{
+	for (uint32_t i = 0; i < w->nwin; i++) {
+		struct join_site *h = w->win[i];
+
+		if (!h->exact && h->pass && (h == t || site_in_loop(h, t)))
+			h->pass->tainted = true;
+	}
 }
 
 /* Ancestors a returning trip is compared with for an endless loop. */
@@ -626,6 +602,8 @@ static int visit_trip(struct vet_env *env, struct join_walk *w, struct join_site
 		const struct join_disj *f = s->finished[(s->nfinished - 1 - checked) % TRIP_PRUNE_MAX];
 
 		if (states_equal(env, &f->st, env->cur, RANGE_WITHIN)) {
+			if (f->gen != w->fact_gen)
+				taint_passes(w, s);
 			return 1;
 		}
 	}
@@ -645,11 +623,78 @@ static bool entry_lacks(const struct vstate *entry, const struct vstate *trip)
 	return false;
 }
 
+/* A head going trip by trip: its waiting entries become trips too. */
+static int flush_deferred(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < s->ndeferred; i++)
+		err = add_disjunct(env, w, s, &s->deferred[i].st, false);
+	drop_list(env, &s->deferred, &s->ndeferred, &s->deferred_cap);
+	return err;
+}
+
 static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s,
 			   bool back_edge)
 {
+	int err;
+
 	s->exact = true;
-	return add_trip(env, w, s, back_edge, 0);
+	err = flush_deferred(env, w, s);
+	return err ? err : add_trip(env, w, s, back_edge, 0);
+}
+
+static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s);
+
+/* A merged head whose arrivals can no longer be merged goes trip by trip
+ * from here on: the summary already walked covers what came before. Not
+ * when this pass narrowed values by a relation: the pass had to end to
+ * prove it, so the loop starts again from its entries, and the paths of
+ * the pass (all pending ones) are dropped. */
+static int leave_merged(struct vet_env *env, struct join_walk *w, struct join_site *s,
+			bool back_edge)
+{
+	int err;
+
+	if (!s->pass || !s->pass->rel_used)
+		return go_trip_by_trip(env, w, s, back_edge);
+	err = restart_trip_by_trip(env, w, s);
+	if (err)
+		return err == -ENOENT ? -EFAULT : err;
+	verbose(env, "join: the loop at insn %u starts again, trip by trip\n", s->insn);
+	return JOIN_RESTARTED;
+}
+
+/* Keeps the current path's state in list v (joined with one of the same
+ * instruction, edge and shape); the path ends there. */
+static int keep_path(struct vet_env *env, struct join_held **v, uint32_t *n, uint32_t *cap,
+		     uint32_t idx)
+{
+	struct join_held *e;
+	bool changed;
+	int err;
+
+	for (uint32_t i = 0; i < *n; i++) {
+		if ((*v)[i].insn != idx || (*v)[i].prev != env->prev_insn_idx)
+			continue;
+		err = join_states(env, &(*v)[i].st, env->cur, NULL, &changed);
+		if (err <= 0)
+			return err ? err : 1;
+	}
+	e = join_grow(env, *v, *n, cap, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	*v = e;
+	e = &(*v)[*n];
+	memset(e, 0, sizeof(*e));
+	err = state_copy(env, &e->st, env->cur);
+	if (err)
+		return err;
+	make_summary(&e->st, idx);
+	e->insn = idx;
+	e->prev = env->prev_insn_idx;
+	(*n)++;
+	return 1;
 }
 
 /* A loop head keeps one summary: its passes are then one sequence. When
@@ -659,52 +704,112 @@ static int go_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join
  * head that cannot keep them (shapes differ, or a pointer moves) is
  * walked trip by trip: every arrival is queued as it is, and its trips
  * end by the program's own bounds (or at the complexity limit). */
+/* The first entry of a new merge of s joins the summary of its last one,
+ * when of the same shape: the summary a pass of the outer loop left, which
+ * usually holds most of what this pass's will (the entries, s->entry,
+ * stay the real ones: relations read them). Sound as any larger summary
+ * is; it saves the passes that would grow it again. */
+static int start_from_seed(struct vet_env *env, struct join_site *s)
+{
+	bool changed;
+	int err;
+
+	if (!s->seed || s->ndisj != 1)
+		return 0;
+	err = join_states(env, &s->disj[0]->st, s->seed, NULL, &changed);
+	if (err < 0)
+		return err;
+	if (!err && changed)
+		s->disj[0]->digest = join_shape_digest(&s->disj[0]->st);
+	return 0;
+}
+
+static int keep_seed(struct vet_env *env, struct join_site *s)
+{
+	if (s->ndisj != 1 || s->exact)
+		return 0;
+	if (!s->seed)
+		s->seed = vet_calloc(env, 1, sizeof(*s->seed));
+	else
+		state_clear(env, s->seed);
+	if (!s->seed)
+		return -ENOMEM;
+	return state_copy(env, s->seed, &s->disj[0]->st);
+}
+
 static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
+	bool entry_changed = false;
 	uint32_t d;
+	int err;
 
 	if (s->exact)
 		return visit_trip(env, w, s, back_edge);
 	/* The entries a merged loop starts again from (a head walked trip
 	 * by trip never does). */
+	/* An entry of another shape waits for the current one's merge. */
+	if (!back_edge && s->ndisj && !join_shapes_equal(&s->disj[0]->st, env->cur) &&
+	    s->ndeferred < JOIN_DISJ_MAX)
+		return keep_path(env, &s->deferred, &s->ndeferred, &s->deferred_cap, s->insn);
 	if (!back_edge) {
-		int err = note_entry(env, s);
-
+		err = note_entry(env, s, &entry_changed);
 		if (err)
 			return err;
 	}
 	if (!s->ndisj) {
-		int err = add_disjunct(env, w, s, env->cur, back_edge);
-
+		err = add_disjunct(env, w, s, env->cur, back_edge);
+		if (!err && !back_edge)
+			err = start_from_seed(env, s);
 		return err ? err : 1;
 	}
 	d = back_edge && s->ndisj > 1 ? 1 : 0;
 	if (!join_shapes_equal(&s->disj[d]->st, env->cur) ||
-	    (back_edge && pointer_moved(&s->disj[d]->st, env->cur)))
-		return go_trip_by_trip(env, w, s, back_edge);
-	if (back_edge && s->pass)
-		note_trip(s->pass, env->cur);
+	    (back_edge && join_pointer_moved(&s->disj[d]->st, env->cur)) ||
+	    (back_edge && join_trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
+		return leave_merged(env, w, s, back_edge);
+	if (back_edge && s->pass) {
+		s->pass->backedges++;
+		join_note_back(s->pass, env->cur);
+	}
 	if (back_edge && s->ndisj == 1 && entry_lacks(&s->disj[0]->st, env->cur)) {
-		int err = add_disjunct(env, w, s, env->cur, true);
-
+		err = add_disjunct(env, w, s, env->cur, true);
 		if (!err && s->pass)
 			s->pass->growths++;
 		return err ? err : 1;
 	}
-	return join_into(env, w, s, d, back_edge);
+	if (back_edge) {
+		join_narrow(env, s, env->cur, 1);
+		join_align_trip(s->pass, &s->disj[d]->st, env->cur);
+	}
+	err = join_into(env, w, s, d, back_edge);
+	/* The relations read the entries: new ones need another pass. */
+	if (err == 1 && entry_changed && s->nrel && !s->disj[0]->queued)
+		err = heap_push(env, w, s, 0, false);
+	return err ? err : 1;
 }
 
-/*
- * Called before the walk simulates insn idx. Returns 1 when the path
- * ended by joining a site, 0 when the walk goes on (no site here), 2
- * when it goes on past a site with all its shapes taken (the kernel's
- * checkpoints then prune there), or a negative errno.
- */
-int join_visit(struct vet_env *env, uint32_t idx)
+/* The kernel's checkpoints prune here: what the open passes saw of
+ * their bodies is incomplete. */
+static void taint_all(struct join_walk *w)
 {
-	struct join_walk *w = env->join;
+	for (uint32_t i = 0; i < w->nwin; i++)
+		if (w->win[i]->pass)
+			w->win[i]->pass->tainted = true;
+}
 
+/* Is idx inside the body of the innermost loop being walked, a loop
+ * walked as the kernel walks it (join_site.kernel_like)? */
+static bool in_kernel_loop(const struct vet_env *env, const struct join_walk *w, uint32_t idx)
+{
+	const struct join_site *h = w->nwin ? w->win[w->nwin - 1] : NULL;
+
+	return h && h->exact && h->kernel_like && h->curframe == env->cur->curframe &&
+	       join_loop_contains(h->loop, idx);
+}
+
+static int visit_site(struct vet_env *env, struct join_walk *w, uint32_t idx)
+{
 	if (w->resumed_at == idx) {
 		w->resumed_at = -1;
 		return 0;
@@ -714,8 +819,14 @@ int join_visit(struct vet_env *env, uint32_t idx)
 		return 0;
 	/* Without merging where paths meet, the kernel's checkpoints prune
 	 * there. */
-	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS))
+	if (!w->loop_of[idx] && (env->opts_off & BPFVET_NO_JOIN_POINTS)) {
+		taint_all(w);
 		return 2;
+	}
+	if (!w->loop_of[idx] && in_kernel_loop(env, w, idx)) {
+		taint_all(w);
+		return 2;
+	}
 	return join_arrive(env, idx, false);
 }
 
@@ -749,10 +860,128 @@ int join_arrive(struct vet_env *env, uint32_t idx, bool force)
 	}
 	if (s->ndisj >= JOIN_DISJ_MAX && !force) {
 		s->overflow = true;
+		taint_passes(w, s);
 		return 2;
 	}
 	err = add_disjunct(env, w, s, env->cur, false);
 	return err ? err : 1;
+}
+
+/*
+ * Exits of merged loops. A pass that turns out not to be the last (its
+ * summary grew, or the loop starts again trip by trip) is walked again
+ * from a larger summary, whose walk covers every exit of this one: what
+ * leaves the loop during a pass is therefore held back, and walked on
+ * only when the pass proves to be the last. The rest of the program is
+ * then walked once per loop, not once per pass, and never from the values
+ * of a pass that failed.
+ */
+
+/* The outermost merged loop that the path, which started in its pass,
+ * leaves at idx (by insn idx of the loop's frame outside its body), or
+ * NULL. Windows nest, so the loops left are the innermost ones. */
+static struct join_site *exited_pass(const struct vet_env *env, const struct join_walk *w,
+				     uint32_t idx)
+{
+	const struct vstate *st = env->cur;
+	struct join_site *out = NULL;
+
+	for (uint32_t i = w->nwin; i-- > 0;) {
+		struct join_site *h = w->win[i];
+
+		if (!w->origin || (w->origin != h && !site_in_loop(h, w->origin)))
+			break;
+		if (h->curframe < st->curframe)
+			break;
+		if (h->curframe == st->curframe) {
+			for (uint32_t f = 1; f <= h->curframe; f++)
+				if (h->callsites[f] != st->frame[f]->callsite)
+					return out;
+			if (join_loop_contains(h->loop, idx))
+				break;
+		}
+		if (!h->exact && h->pass && h->ndisj == 1 && h->entry)
+			out = h;
+	}
+	return out;
+}
+
+/* Holds the path leaving h's pass at idx; the path ends here. */
+static int hold_exit(struct vet_env *env, struct join_site *h, uint32_t idx)
+{
+	int err = protect_checkpoints(env);
+
+	if (err)
+		return err;
+	drop_dead_regs(env, env->cur);
+	return keep_path(env, &h->held, &h->nheld, &h->held_cap, idx);
+}
+
+/* The last pass of h is over: its exits arrive where they left, as the
+ * paths would have (a site joins them; elsewhere the instruction becomes
+ * a site of its own for them). */
+static int release_held(struct vet_env *env, struct join_walk *w, struct join_site *h)
+{
+	int err = 0;
+
+	for (uint32_t i = 0; !err && i < h->nheld; i++) {
+		struct join_held *e = &h->held[i];
+		int ret;
+
+		state_clear(env, env->cur);
+		err = state_copy(env, env->cur, &e->st);
+		if (err)
+			break;
+		env->prev_insn_idx = e->prev;
+		env->insn_idx = e->insn;
+		w->resumed_at = -1;
+		ret = visit_site(env, w, e->insn);
+		/* An outer loop that started again took this one with it. */
+		if (ret == JOIN_RESTARTED)
+			return 0;
+		if (ret == 0 || ret == 2) {
+			struct join_site *t = site_get(env, w, env->cur, e->insn);
+
+			/* Not where paths meet: only these arrive, and the
+			 * self-check cannot hold other runs to them. */
+			if (t && !w->loop_of[e->insn] && w->preds[e->insn] < 2)
+				t->overflow = true;
+			ret = t ? add_disjunct(env, w, t, env->cur, false) : -ENOMEM;
+		}
+		if (ret < 0)
+			err = ret;
+	}
+	drop_held(env, h);
+	return err;
+}
+
+/* Is a pass of a merged loop being walked? */
+static bool merged_open(const struct join_walk *w)
+{
+	for (uint32_t i = 0; i < w->nwin; i++)
+		if (!w->win[i]->exact)
+			return true;
+	return false;
+}
+
+/*
+ * Called before the walk simulates insn idx. Returns 1 when the path
+ * ended by joining a site, 0 when the walk goes on (no site here), 2
+ * when it goes on past a site with all its shapes taken (the kernel's
+ * checkpoints then prune there), JOIN_RESTARTED when the path ended and
+ * a loop starts again (every pending path goes), or a negative errno.
+ * While a merged pass runs, what the walk sees at each instruction it
+ * simulates is recorded for join_deltas().
+ */
+int join_visit(struct vet_env *env, uint32_t idx)
+{
+	struct join_walk *w = env->join;
+	struct join_site *h = w->resumed_at == idx ? NULL : exited_pass(env, w, idx);
+	int ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
+
+	if ((ret == 0 || ret == 2) && merged_open(w))
+		join_fact_record(env, w, idx);
+	return ret;
 }
 
 /* Drops the queued summaries of head s and of its loop's body. */
@@ -785,6 +1014,8 @@ static void dequeue_loop(struct join_walk *w, const struct join_site *s)
 static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	struct vstate *entry = s->entry;
+	struct join_held *deferred;
+	uint32_t ndeferred;
 	int err;
 
 	if (!entry || s->no_restart || s->exact)
@@ -800,10 +1031,18 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 	join_calls_forget_unconfirmed(env);
 	reset_body(env, s);
 	s->entry = NULL;
+	deferred = s->deferred;
+	ndeferred = s->ndeferred;
+	s->deferred = NULL;
+	s->ndeferred = s->deferred_cap = 0;
 	site_clear(env, s);
 	s->entry = entry;
+	s->deferred = deferred;
+	s->ndeferred = s->deferred_cap = ndeferred;
 	s->exact = true;
 	err = add_disjunct(env, w, s, entry, false);
+	if (!err)
+		err = flush_deferred(env, w, s);
 	return err < 0 ? err : 0;
 }
 
@@ -835,22 +1074,94 @@ int join_recover(struct vet_env *env, int err)
 	return 0;
 }
 
+/* The end of a merged pass of s (join_pass_review()). Returns 1 when a
+ * relation it applied failed (the summary is queued again: its pass
+ * proved nothing), 2 when a pointer moved that nothing ties, 0
+ * otherwise, or a negative errno. */
+static int end_pass(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	int err = join_pass_review(env, w, s);
+
+	if (err != 1)
+		return err;
+	verbose(env, "join: a value of the loop at insn %u moved otherwise than its counter\n",
+		s->insn);
+	if (!s->disj[0]->queued)
+		err = heap_push(env, w, s, 0, true);
+	return err ? err : 1;
+}
+
+/* The merge of s is over: the entries that waited, of the next shape,
+ * start a merge of their own (those of other shapes wait on). */
+static int next_shape(struct vet_env *env, struct join_walk *w, struct join_site *s)
+{
+	struct join_held *deferred = s->deferred, next;
+	uint32_t n = s->ndeferred;
+	int err;
+
+	if (!n)
+		return 0;
+	s->deferred = NULL;
+	s->ndeferred = s->deferred_cap = 0;
+	site_clear(env, s);
+	next = deferred[0];
+	s->deferred = deferred;
+	s->deferred_cap = n;
+	s->ndeferred = n - 1;
+	memmove(deferred, deferred + 1, (n - 1) * sizeof(*deferred));
+	s->guessed = false;
+	s->entry = vet_calloc(env, 1, sizeof(*s->entry));
+	err = s->entry ? state_copy(env, s->entry, &next.st) : -ENOMEM;
+	if (!err)
+		err = add_disjunct(env, w, s, &next.st, false);
+	state_clear(env, &next.st);
+	return err;
+}
+
+static bool summary_queued(const struct join_site *s)
+{
+	for (uint32_t d = 0; d < s->ndisj; d++)
+		if (s->disj[d]->queued)
+			return true;
+	return false;
+}
+
 /* The pass or trip of loop head s is over: its body's work is done. */
 static int close_window(struct vet_env *env, struct join_site *s)
 {
+	int err;
+
 	if (s->exact) {
 		if (s->trip) {
 			s->trip->walked = true;
 			finish_trips(env, s, s->trip);
 			s->trip = NULL;
 		}
+		/* Gone trip by trip during a pass: the pass stays walked. */
+		return release_held(env, env->join, s);
+	}
+	if (!s->pass)
+		return 0;
+	err = end_pass(env, env->join, s);
+	if (err < 0)
+		return err;
+	if (err == 2)
+		return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
+	/* A pass that grew the summary is followed by another, and so is one
+	 * that must be walked again (err 1): its exits go. */
+	if (err || s->pass->growths || summary_queued(s)) {
+		drop_held(env, s);
 		return 0;
 	}
-	/* A pass that grew the summary is followed by another. */
-	if (!s->pass || s->pass->growths || pass_terminates(s->pass))
-		return 0;
+	if (pass_terminates(s->pass)) {
+		err = release_held(env, env->join, s);
+		if (!err)
+			err = keep_seed(env, s);
+		return err ? err : next_shape(env, env->join, s);
+	}
 	verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
 		s->insn);
+	s->kernel_like = true;
 	return restart_trip_by_trip(env, env->join, s) ? -EINVAL : 0;
 }
 
@@ -881,9 +1192,13 @@ static int open_window(struct vet_env *env, struct join_walk *w, struct join_sit
 	if (!v)
 		return -ENOMEM;
 	w->win = v;
+	/* Facts start afresh with a merged pass outside any other. */
+	if (!s->exact && !merged_open(w))
+		w->fact_gen++;
 	w->win[w->nwin++] = s;
 	if (s->exact) {
 		s->trip = d;
+		d->gen = w->fact_gen;
 		return 0;
 	}
 	return start_pass(env, s, s->ndisj > 1 && d == s->disj[0]);
@@ -931,6 +1246,7 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	env->insn_idx = e.site->insn;
 	*prev_insn_idx = e.site->insn;
 	w->resumed_at = e.site->insn;
+	w->origin = e.site;
 	env->stats.join_resumes++;
 	return 0;
 }
@@ -947,6 +1263,10 @@ int join_finish(struct vet_env *env)
 	if (!w)
 		return 0;
 	for (struct join_site *s = w->all; s; s = s->all_next) {
+		if (s->nheld || s->ndeferred) {
+			verbose(env, "join: paths at the loop at insn %u were never walked\n", s->insn);
+			return -EFAULT;
+		}
 		if (!s->loop || s->exact || pass_terminates(s->pass))
 			continue;
 		verbose(env, "join: no value moves the same way on every trip of the loop at insn %u\n",
@@ -1002,6 +1322,8 @@ int join_init(struct vet_env *env)
 		err = join_loops_init(env, w);
 	if (!err)
 		err = join_calls_init(env, w);
+	if (!err)
+		err = join_facts_init(env, w);
 	if (err == 1) {
 		/* An irreducible loop: the kernel's walk. */
 		join_free(env);
@@ -1016,6 +1338,18 @@ int join_init(struct vet_env *env)
  * paths through unmerged) go to the kept states, tagged. */
 static int join_keep(struct vet_env *env, struct join_site *s)
 {
+	while (s->stash) {
+		struct state_list *sl = s->stash;
+
+		s->stash = sl->next;
+		if (s->overflow) {
+			state_clear(env, &sl->state);
+			vet_free(env, sl);
+			continue;
+		}
+		sl->next = env->kept;
+		env->kept = sl;
+	}
 	for (uint32_t d = 0; d < s->ndisj && !s->overflow; d++) {
 		struct state_list *sl;
 
@@ -1052,10 +1386,22 @@ void join_free(struct vet_env *env)
 	for (s = w->all; s; s = next) {
 		next = s->all_next;
 		site_clear(env, s);
+		while (s->stash) {
+			struct state_list *sl = s->stash;
+
+			s->stash = sl->next;
+			state_clear(env, &sl->state);
+			vet_free(env, sl);
+		}
+		if (s->seed) {
+			state_clear(env, s->seed);
+			vet_free(env, s->seed);
+		}
 		vet_free(env, s->body);
 		vet_free(env, s);
 	}
 	join_calls_free(env, w);
+	join_facts_free(env, w);
 	join_loops_free(env, w);
 	join_slots_free(env, w);
 	vet_free(env, w->buckets);

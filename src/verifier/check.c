@@ -687,6 +687,10 @@ int do_check(struct vet_env *env)
 		joined = env->join ? join_visit(env, env->insn_idx) : 0;
 		if (joined < 0)
 			return joined;
+		if (joined == JOIN_RESTARTED) {
+			free_pending_paths(env);
+			joined = 1;
+		}
 		if (joined == 1) {
 			if (log_enabled(&env->log))
 				verbose(env, "%u: joined\n", env->insn_idx);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Programs for --explore=join (issue 23; tests/cli/explore_join.sh):
- * paths that meet, bounded loops the joined walk summarises, loops that
- * never end (which it must still reject) and an out-of-bounds access on
- * one path only. Hand-written assembly, so that the instructions, and the
+ * paths that meet, bounded loops the joined walk summarises (pointers
+ * that walk arrays with them, one a byte too far), loops that never end
+ * (which it must still reject) and an out-of-bounds access on one path
+ * only. Hand-written assembly, so that the instructions, and the
  * kernel's counts recorded in tests/fixtures/explore/kernel.tsv, do not
  * depend on the compiler. Every program but packet_cursor (tc, for
  * direct packet access) is a socket filter: r1 is the __sk_buff, whose
@@ -110,6 +111,72 @@ SEC("socket") __naked int map_walk(void)
 		     : __clobber_all);
 }
 
+/* for (p = v, n = 16; n; n--, p += 4) sum += *(u32 *)p, with n kept on
+ * the stack and counted down in 32 bits: the kernel's scalar links do not
+ * follow n through the spill, and the pointer's steps of 4 are tied to
+ * n's steps of 1. */
+SEC("socket") __naked int stride_spilled_count(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r8 = 0;"
+		     "r7 = 16;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "4: r1 = *(u32 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r6 += 4;"
+		     "r7 = *(u64 *)(r10 - 16);"
+		     "w7 += -1;"
+		     "*(u64 *)(r10 - 16) = r7;"
+		     "if w7 != 0 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* for (p = v, n = 0; n < 8; n++) p += *p & 7: the pointer moves by 0 to 7
+ * bytes a trip, the value read decides, and reads at most 49 bytes in. */
+SEC("socket") __naked int map_walk_steps(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     "4: r1 = *(u8 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r1 &= 7;"
+		     "r6 += r1;"
+		     "r7 += 1;"
+		     "if r7 < 8 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* map_walk, one trip too many: the 65th read is one byte past the
+ * value. */
+SEC("socket") __naked int map_walk_past_end(void)
+{
+	asm volatile(LOOKUP_BYTES
+		     "r6 = r0;"
+		     "r7 = 0;"
+		     "r8 = 0;"
+		     "4: r1 = *(u8 *)(r6 + 0);"
+		     "r8 += r1;"
+		     "r6 += 1;"
+		     "r7 += 1;"
+		     "if r7 < 65 goto 4b;"
+		     "r0 = r8;"
+		     "exit;"
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
 /* A pointer spilled inside a loop to a slot never written before it:
  * where the trips meet, the slot is unwritten on one side and a pointer
  * on the other. */
@@ -142,8 +209,11 @@ SEC("socket") __naked int counter_reset(void)
 		     "exit;" ::: __clobber_all);
 }
 
-/* for (;;) x++: a new value on every trip, and no way out that the
- * values allow (x would have to wrap to 0). */
+/* do x++ while (x != 0): a new value on every trip, and the only way out
+ * is x wrapping to 0, after 2^64 trips. The kernel gives up at a million
+ * instructions; the joined walk proves the trips finite (every trip that
+ * comes back moved x up by one, none of them wrapped: the one that wraps
+ * leaves) and accepts it. */
 SEC("socket") __naked int count_up_forever(void)
 {
 	asm volatile("r0 = 0;"

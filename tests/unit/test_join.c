@@ -536,6 +536,64 @@ static void test_widen_cases(struct test_ctx *t)
 	free(s);
 }
 
+/* Moving a range's ends in to the tnum's low bits keeps every value:
+ * random values, and a counter stepping by 16. */
+static void test_align(struct test_ctx *t)
+{
+	struct model_rng g = { 0x5a17 };
+	struct tally y = { t, 0, 0 };
+	uint64_t m[MAX_SET];
+	struct bounds b, orig;
+	long moved = 0;
+
+	for (long i = 0; i < ROUNDS; i++) {
+		int n = random_value(&g, &b, m);
+
+		orig = b;
+		join_align_bounds(&b);
+		moved += !bounds_equal(&b, &orig);
+		holds_all(&y, "align holds every value", &orig, &orig, &b, m, n);
+		y.checks++;
+		if (!bounds_within(&orig, &b)) {
+			y.failures++;
+			CHECK_MSG(t, false, "align grew the range, round %ld", i);
+		}
+	}
+	printf("  join_align_bounds: %ld checks, %ld violations, %ld ranges moved in\n",
+	       y.checks, y.failures, moved);
+	CHECK_INT(t, y.failures, 0);
+	CHECK(t, moved > 0);
+	/* Four low zero bits; a range up to 399 ends at 384. */
+	set_of(&b, 0, 0x1f0);
+	b.umax = b.smax = 399;
+	b.u32_max = b.s32_max = 399;
+	join_align_bounds(&b);
+	CHECK_INT(t, b.umax, 384);
+	CHECK_INT(t, b.umin, 0);
+}
+
+/* A counter stepping by 16 widened to the exit test's 399 stops at 384,
+ * the last value it can take below it: its low bits stay known. */
+static void test_widen_aligned(struct test_ctx *t)
+{
+	struct thr_store *s = calloc(1, sizeof(*s));
+	const uint64_t c[] = { 0, 399, 400, 401 };
+	struct bounds a, b;
+
+	CHECK(t, s != NULL);
+	if (!s)
+		return;
+	make_thresholds(s, c, 4);
+	set_of(&a, 0, 16);
+	set_of(&b, 32, 32);
+	join_widen_bounds(&a, &b, &s->t);
+	CHECK_INT(t, a.umax, 384);
+	CHECK_INT(t, a.var_off.value & 15, 0);
+	CHECK_INT(t, a.var_off.mask & 15, 0);
+	CHECK(t, model_has(&a, 0) && model_has(&a, 16) && model_has(&a, 32));
+	free(s);
+}
+
 /* ---- join_states ------------------------------------------------------------ */
 
 struct fixture {
@@ -1240,6 +1298,142 @@ static void test_join_dead_slots(struct test_ctx *t)
 	CHECK_INT(t, RESUMES(read_via_spill), merged + 1);
 	CHECK(t, RESUMES(read_by_callee) > merged);
 #undef RESUMES
+/* ---- Narrowing by a relation (join_deltas.c) -------------------------------- */
+
+#define REL_RUNS 24
+
+/*
+ * join_rel_narrow() on random loops: a counter (r7, or the stack slot
+ * fp-16) that each trip moves by d from an entry value, a value (r6, a
+ * map-value pointer, or the scalar r8) that each trip moves by a number
+ * of [a, b] from its entry value. The states at the head are the
+ * abstractions of concrete runs, after k trips (k >= 1, a trip that came
+ * back) or k >= 0 (the summary); every run must stay in the narrowed
+ * state, and the narrowing must bite now and then.
+ */
+static void check_rel_round(struct test_ctx *t, struct model_rng *g, long *narrowed,
+			    long *checks)
+{
+	static const int64_t ds[] = { 1, 2, 4, 16, 90, -1, -3 };
+	struct fixture f;
+	int64_t d = ds[model_rand(g) % 7], a = (int64_t)(model_rand(g) % 12) - 3;
+	int64_t b = a + (int64_t)(model_rand(g) % 9), kmin = model_rand(g) % 2;
+	bool ptr = model_rand(g) % 2, in_slot = model_rand(g) % 2;
+	int ctr = in_slot ? BPF_REG_FP + 1 : 7, loc = ptr ? 6 : 8;
+	int32_t off = (int32_t)(model_rand(g) % 3) * 8;
+	uint64_t e_c[2], e_v[2], c[REL_RUNS], v[REL_RUNS];
+	struct reg_state *rc, *rv;
+	struct join_rel r;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	for (int i = 0; i < 2; i++) {
+		e_c[i] = 1000 + model_rand(g) % 3;
+		e_v[i] = 40 + model_rand(g) % 5;
+	}
+	for (int i = 0; i < REL_RUNS; i++) {
+		int64_t k = (int64_t)kmin + (int64_t)(model_rand(g) % 9), sum = 0;
+
+		for (int j = 0; j < k; j++)
+			sum += a + (int64_t)(model_rand(g) % (uint64_t)(b - a + 1));
+		c[i] = e_c[i % 2] + (uint64_t)(k * d);
+		v[i] = e_v[i % 2] + (uint64_t)sum;
+	}
+	/* The entries: f.a; the head: f.b. */
+	for (int s = 0; s < 2; s++) {
+		struct vstate *st = s ? f.b : f.a;
+		const uint64_t *cs = s ? c : e_c, *vs = s ? v : e_v;
+		int n = s ? REL_RUNS : 2;
+
+		if (in_slot) {
+			spill_scalar(slot(st, 1), 0);
+			rc = &slot(st, 1)->spilled_ptr;
+		} else {
+			rc = reg(st, 7);
+			reg_mark_known(rc, 0);
+		}
+		model_alpha(&rc->b, cs, n);
+		rv = reg(st, loc);
+		if (ptr) {
+			uint64_t w[REL_RUNS];
+			int32_t o = s ? off : 0;
+
+			set_map_value(rv, 1, o);
+			for (int i = 0; i < n; i++)
+				w[i] = vs[i] - (uint64_t)o;
+			model_alpha(&rv->b, w, n);
+		} else {
+			reg_mark_known(rv, 0);
+			model_alpha(&rv->b, vs, n);
+		}
+		/* As joins and widening leave it: wider than the runs. */
+		if (s) {
+			struct bounds wide_b;
+			uint64_t far = 5000 + model_rand(g) % 5000;
+
+			set_of(&wide_b, 0, far);
+			bounds_hull(&rv->b, &wide_b);
+		}
+	}
+	r = (struct join_rel){ (uint8_t)loc, (uint8_t)ctr, REL_U64, a, b, d };
+	*narrowed += join_rel_narrow(f.env, &r, f.a, f.b, kmin);
+	rv = reg(f.b, loc);
+	for (int i = 0; i < REL_RUNS; i++) {
+		(*checks)++;
+		CHECK_MSG(t, model_has(&rv->b, v[i] - (uint64_t)(ptr ? off : 0)),
+			  "run %d: value %llu lost (d %lld, steps [%lld, %lld], k >= %lld)", i,
+			  (unsigned long long)v[i], (long long)d, (long long)a, (long long)b,
+			  (long long)kmin);
+	}
+out:
+	fixture_done(t, &f);
+}
+
+static void test_rel_narrow(struct test_ctx *t)
+{
+	struct model_rng g = { 0x7e1a };
+	long narrowed = 0, checks = 0;
+
+	for (long i = 0; i < ROUNDS / 10; i++)
+		check_rel_round(t, &g, &narrowed, &checks);
+	printf("  join_rel_narrow: %ld runs checked, %ld of %d states narrowed\n", checks,
+	       narrowed, ROUNDS / 10);
+	CHECK(t, narrowed > 0);
+}
+
+/* pyperf's loop: a pointer 40 bytes into a value, 4 bytes a trip, a
+ * counter from 0 that the exit test keeps below 600. Merged, the counter
+ * is [1, 599] after a trip and [0, 599] at the head; the pointer's offset
+ * is then 40 + [4, 2396] and 40 + [0, 2396], whatever the interval of its
+ * own that the joins gave it. */
+static void test_rel_narrow_case(struct test_ctx *t)
+{
+	struct fixture f;
+	struct join_rel r = { 6, 9, REL_U64, 4, 4, 1 };
+	uint64_t z = 0;
+
+	if (!fixture_init(t, &f))
+		goto out;
+	set_map_value(reg(f.a, 6), 1, 40);
+	reg_mark_known(reg(f.a, 9), 0);
+	set_map_value(reg(f.b, 6), 1, 44);
+	set_of(&reg(f.b, 6)->b, 0, 4095);
+	set_scalar(reg(f.b, 9), 1, 599);
+	CHECK(t, join_rel_narrow(f.env, &r, f.a, f.b, 1));
+	CHECK_INT(t, reg(f.b, 6)->b.smin, 0);
+	CHECK_INT(t, reg(f.b, 6)->b.smax, 2392);
+	/* The summary: from k = 0. */
+	set_map_value(reg(f.b, 6), 1, 40);
+	set_of(&reg(f.b, 6)->b, 0, 8191);
+	set_scalar(reg(f.b, 9), 0, 599);
+	CHECK(t, join_rel_narrow(f.env, &r, f.a, f.b, 0));
+	CHECK_INT(t, reg(f.b, 6)->b.smax, 2396);
+	CHECK(t, model_has(&reg(f.b, 6)->b, z));
+	/* A counter that says nothing (unbounded): nothing to narrow. */
+	reg_mark_unknown_imprecise(reg(f.b, 9));
+	CHECK(t, !join_rel_narrow(f.env, &r, f.a, f.b, 0));
+out:
+	fixture_done(t, &f);
 }
 
 int main(void)
@@ -1260,5 +1454,9 @@ int main(void)
 	RUN(&t, test_join_packet_end);
 	RUN(&t, test_join_nullable);
 	RUN(&t, test_join_dead_slots);
+	RUN(&t, test_align);
+	RUN(&t, test_widen_aligned);
+	RUN(&t, test_rel_narrow);
+	RUN(&t, test_rel_narrow_case);
 	return test_finish(&t);
 }
