@@ -91,21 +91,25 @@ SEC("socket") __naked int nested_loops(void)
 		     : __clobber_all);
 }
 
-/* for (p = v, n = 0; n < 64; n++, p++) sum += *p: the pointer moves
- * with the counter, and only the counter bounds it. */
+/* for (p = v, n = 0; n < trips; n++, p++) sum += *p over the 64-byte
+ * value: the pointer moves with the counter, and only the counter bounds
+ * it. */
+#define MAP_WALK(trips)					\
+	LOOKUP_BYTES					\
+	"r6 = r0;"					\
+	"r7 = 0;"					\
+	"r8 = 0;"					\
+	"4: r1 = *(u8 *)(r6 + 0);"			\
+	"r8 += r1;"					\
+	"r6 += 1;"					\
+	"r7 += 1;"					\
+	"if r7 < " #trips " goto 4b;"			\
+	"r0 = r8;"					\
+	"exit;"
+
 SEC("socket") __naked int map_walk(void)
 {
-	asm volatile(LOOKUP_BYTES
-		     "r6 = r0;"
-		     "r7 = 0;"
-		     "r8 = 0;"
-		     "4: r1 = *(u8 *)(r6 + 0);"
-		     "r8 += r1;"
-		     "r6 += 1;"
-		     "r7 += 1;"
-		     "if r7 < 64 goto 4b;"
-		     "r0 = r8;"
-		     "exit;"
+	asm volatile(MAP_WALK(64)
 		     :
 		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
 		     : __clobber_all);
@@ -161,17 +165,7 @@ SEC("socket") __naked int map_walk_steps(void)
  * value. */
 SEC("socket") __naked int map_walk_past_end(void)
 {
-	asm volatile(LOOKUP_BYTES
-		     "r6 = r0;"
-		     "r7 = 0;"
-		     "r8 = 0;"
-		     "4: r1 = *(u8 *)(r6 + 0);"
-		     "r8 += r1;"
-		     "r6 += 1;"
-		     "r7 += 1;"
-		     "if r7 < 65 goto 4b;"
-		     "r0 = r8;"
-		     "exit;"
+	asm volatile(MAP_WALK(65)
 		     :
 		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
 		     : __clobber_all);
