@@ -486,6 +486,8 @@ static void align_ends(struct bounds *b, bool do_lo, bool do_hi, uint64_t keep_l
 	bounds_sync(b);
 }
 
+/* Both ends of b's unsigned range moved in to the tnum's low bits (a
+ * trip's scalar before it joins the summary). */
 void join_align_bounds(struct bounds *b)
 {
 	align_ends(b, true, true, UINT64_MAX, 0);

@@ -697,13 +697,6 @@ static int keep_path(struct vet_env *env, struct join_held **v, uint32_t *n, uin
 	return 1;
 }
 
-/* A loop head keeps one summary: its passes are then one sequence. When
- * the first trip back sets a register its entries lack, the trips get a
- * summary of their own (summary 1; the entries' is walked one trip per
- * entry): merged with the entries, that register would be unreadable. A
- * head that cannot keep them (shapes differ, or a pointer moves) is
- * walked trip by trip: every arrival is queued as it is, and its trips
- * end by the program's own bounds (or at the complexity limit). */
 /* The first entry of a new merge of s joins the summary of its last one,
  * when of the same shape: the summary a pass of the outer loop left, which
  * usually holds most of what this pass's will (the entries, s->entry,
@@ -737,6 +730,17 @@ static int keep_seed(struct vet_env *env, struct join_site *s)
 	return state_copy(env, s->seed, &s->disj[0]->st);
 }
 
+/* A loop head keeps one summary: its passes are then one sequence. When
+ * the first trip back sets a register its entries lack, the trips get a
+ * summary of their own (summary 1; the entries' is walked one trip per
+ * entry): merged with the entries, that register would be unreadable.
+ * Entries of another shape wait their turn (s->deferred). A head that
+ * cannot keep its trips (one comes back in another shape, moves a stack
+ * or packet pointer, or trip by trip looks cheaper) is walked trip by
+ * trip: every arrival is queued as it is, and its trips end by the
+ * program's own bounds (or at the complexity limit). Before a trip that
+ * came back joins the summary, the relations narrow it and its pointers'
+ * offsets align with the summary's (join_deltas.c). */
 static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site *s)
 {
 	bool back_edge = join_is_back_edge(env, w, env->prev_insn_idx, s->insn);
@@ -746,12 +750,12 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 
 	if (s->exact)
 		return visit_trip(env, w, s, back_edge);
-	/* The entries a merged loop starts again from (a head walked trip
-	 * by trip never does). */
 	/* An entry of another shape waits for the current one's merge. */
 	if (!back_edge && s->ndisj && !join_shapes_equal(&s->disj[0]->st, env->cur) &&
 	    s->ndeferred < JOIN_DISJ_MAX)
 		return keep_path(env, &s->deferred, &s->ndeferred, &s->deferred_cap, s->insn);
+	/* The entries a merged loop starts again from (a head walked trip
+	 * by trip never does). */
 	if (!back_edge) {
 		err = note_entry(env, s, &entry_changed);
 		if (err)
