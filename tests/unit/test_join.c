@@ -1298,6 +1298,8 @@ static void test_join_dead_slots(struct test_ctx *t)
 	CHECK_INT(t, RESUMES(read_via_spill), merged + 1);
 	CHECK(t, RESUMES(read_by_callee) > merged);
 #undef RESUMES
+}
+
 /* ---- Narrowing by a relation (join_deltas.c) -------------------------------- */
 
 #define REL_RUNS 24
