@@ -137,33 +137,14 @@ void join_calls_free(struct vet_env *env, struct join_walk *w)
 
 /* ---- Records by call chain ------------------------------------------ */
 
-static uint32_t chain_bucket(const struct join_calls *c, const struct vstate *st)
-{
-	uint32_t h = 0;
-
-	for (uint32_t i = 1; i <= st->curframe; i++)
-		h = h * 31 + (uint32_t)st->frame[i]->callsite;
-	return h % c->nbuckets;
-}
-
-static bool chain_matches(const struct join_call *r, const struct vstate *st)
-{
-	if (r->frameno != st->curframe)
-		return false;
-	for (uint32_t i = 1; i <= st->curframe; i++)
-		if (r->callsites[i] != st->frame[i]->callsite)
-			return false;
-	return true;
-}
-
 /* The record of the chain st is in (its top frame a callee). */
 static struct join_call *record_get(struct vet_env *env, struct join_calls *c,
 				    const struct vstate *st, uint32_t sub)
 {
-	struct join_call **b = &c->buckets[chain_bucket(c, st)], *r;
+	struct join_call **b = &c->buckets[join_chain_hash(st, 0, c->nbuckets)], *r;
 
 	for (r = *b; r; r = r->next)
-		if (chain_matches(r, st))
+		if (join_chain_equal(r->callsites, r->frameno, st))
 			return r;
 	r = vet_calloc(env, 1, sizeof(*r));
 	if (!r)

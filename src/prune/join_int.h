@@ -227,6 +227,8 @@ struct join_walk {
 
 /* sites.c */
 int join_arrive(struct vet_env *env, uint32_t idx, bool force);
+uint32_t join_chain_hash(const struct vstate *st, uint32_t seed, uint32_t n);
+bool join_chain_equal(const int *callsites, uint32_t curframe, const struct vstate *st);
 
 /* join_calls.c */
 int join_calls_init(struct vet_env *env, struct join_walk *w);

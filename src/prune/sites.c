@@ -163,23 +163,31 @@ static struct join_entry heap_pop(struct join_walk *w)
 
 /* ---- Sites ----------------------------------------------------------- */
 
-static uint32_t chain_hash(const struct vstate *st, uint32_t insn, uint32_t n)
+/* A call chain's hash, from seed (the instruction of a site, 0 for a
+ * call's record in join_calls.c), into n buckets. */
+uint32_t join_chain_hash(const struct vstate *st, uint32_t seed, uint32_t n)
 {
-	uint32_t h = insn;
+	uint32_t h = seed;
 
 	for (uint32_t i = 1; i <= st->curframe; i++)
 		h = h * 31 + (uint32_t)st->frame[i]->callsite;
 	return h % n;
 }
 
-static bool site_matches(const struct join_site *s, const struct vstate *st, uint32_t insn)
+/* Is st's call chain the one recorded in callsites (curframe frames)? */
+bool join_chain_equal(const int *callsites, uint32_t curframe, const struct vstate *st)
 {
-	if (s->insn != insn || s->curframe != st->curframe)
+	if (curframe != st->curframe)
 		return false;
 	for (uint32_t i = 1; i <= st->curframe; i++)
-		if (s->callsites[i] != st->frame[i]->callsite)
+		if (callsites[i] != st->frame[i]->callsite)
 			return false;
 	return true;
+}
+
+static bool site_matches(const struct join_site *s, const struct vstate *st, uint32_t insn)
+{
+	return s->insn == insn && join_chain_equal(s->callsites, s->curframe, st);
 }
 
 static bool site_in_loop(const struct join_site *s, const struct join_site *t);
@@ -205,7 +213,7 @@ static int note_body_site(struct vet_env *env, struct join_walk *w, struct join_
 static struct join_site *site_get(struct vet_env *env, struct join_walk *w,
 				  const struct vstate *st, uint32_t insn)
 {
-	struct join_site **b = &w->buckets[chain_hash(st, insn, env->insn_cnt)], *s;
+	struct join_site **b = &w->buckets[join_chain_hash(st, insn, env->insn_cnt)], *s;
 
 	for (s = *b; s; s = s->next)
 		if (site_matches(s, st, insn))
