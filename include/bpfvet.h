@@ -414,6 +414,8 @@ enum bpfvet_verdict {
 #define BPFVET_NO_FALLBACK	(1ull << 14)	/* no exact walk after a rejection */
 #define BPFVET_NO_CALL_SUMMARIES (1ull << 15)	/* every call walks its callee */
 #define BPFVET_NO_CALL_WIDEN	(1ull << 16)	/* callees walked with their own arguments */
+#define BPFVET_NO_STACK_FOLD	(1ull << 17)	/* stack pointers a loop moves stay exact */
+#define BPFVET_NO_NESTED_DELTAS	(1ull << 18)	/* inner loops not summed up whole */
 
 /* How the walk explores paths. */
 enum bpfvet_explore {

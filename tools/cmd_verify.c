@@ -123,6 +123,8 @@ static void verify_usage(FILE *f)
 		"  --no-thresholds   widening goes straight to the type's extremes\n"
 		"  --no-call-summaries  every call walks its callee (no call summaries)\n"
 		"  --no-call-widen   callees walked with each call's own arguments\n"
+		"  --no-stack-fold   stack pointers that a loop moves are not merged\n"
+		"  --no-nested-deltas  an outer loop's trips do not sum up inner loops\n"
 		"  --no-fallback     no exact walk after the joined walks reject\n"
 		"  -q             no table, only the exit status\n"
 		"%s"

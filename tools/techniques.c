@@ -28,6 +28,8 @@ const struct technique techniques[] = {
 	{ "--no-thresholds", "join-no-thresholds", BPFVET_NO_THRESHOLDS, 0, JOIN },
 	{ "--no-call-summaries", "join-no-call-summaries", BPFVET_NO_CALL_SUMMARIES, 0, JOIN },
 	{ "--no-call-widen", "join-no-call-widen", BPFVET_NO_CALL_WIDEN, 0, JOIN },
+	{ "--no-stack-fold", "join-no-stack-fold", BPFVET_NO_STACK_FOLD, 0, JOIN },
+	{ "--no-nested-deltas", "join-no-nested-deltas", BPFVET_NO_NESTED_DELTAS, 0, JOIN },
 	{ "--no-fallback", "join-no-fallback", BPFVET_NO_FALLBACK, 0, JOIN },
 	{ NULL, NULL, 0, 0, 0 },
 };

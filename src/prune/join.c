@@ -52,13 +52,17 @@ static bool same_frame_shape(const struct func_state *a, const struct func_state
 /* Pointers into memory whose accesses check the fixed and the variable
  * offset together: the join may move a fixed offset into the variable
  * part (a pointer walking an array in a loop, a packet cursor advanced
- * by different header lengths on different paths). */
-static bool offset_foldable(uint32_t type)
+ * by different header lengths on different paths). Stack pointers only
+ * at loop heads (JOIN_STACK_MOVES): a variable-offset stack access reads
+ * every slot it may reach and loses spilled values, which pays only
+ * for a pointer that walks a stack array trip by trip; elsewhere two
+ * stack pointers are two buffers, kept apart as the kernel keeps them. */
+static bool offset_foldable(uint32_t type, uint32_t how)
 {
 	uint32_t t = base_type(type);
 
 	return t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF ||
-	       reg_type_is_pkt(type);
+	       reg_type_is_pkt(type) || (t == PTR_TO_STACK && (how & JOIN_STACK_MOVES));
 }
 
 /*
@@ -85,10 +89,10 @@ static bool packet_foldable(const struct reg_state *a, const struct reg_state *b
  * variable offset may differ (it is hulled), a packet pointer's checked
  * range (the smaller one is kept), and, with no lock held, its id: the
  * link to copies of itself, which the join drops (a fresh id). */
-static bool same_pointer(const struct reg_state *a, const struct reg_state *b, bool locked)
+static bool same_pointer(const struct reg_state *a, const struct reg_state *b, uint32_t how)
 {
-	if (a->type != b->type || (a->off != b->off && !offset_foldable(a->type)) ||
-	    (locked && a->id != b->id) || a->ref_obj_id != b->ref_obj_id ||
+	if (a->type != b->type || (a->off != b->off && !offset_foldable(a->type, how)) ||
+	    ((how & JOIN_LOCKED) && a->id != b->id) || a->ref_obj_id != b->ref_obj_id ||
 	    a->frameno != b->frameno)
 		return false;
 	if (reg_type_is_pkt(a->type))
@@ -96,7 +100,8 @@ static bool same_pointer(const struct reg_state *a, const struct reg_state *b, b
 	if (a->raw[0] != b->raw[0] || a->raw[1] != b->raw[1])
 		return false;
 	/* Stack pointers address slots: the kernel compares them exactly. */
-	return base_type(a->type) != PTR_TO_STACK || bounds_equal(&a->b, &b->b);
+	return base_type(a->type) != PTR_TO_STACK || (how & JOIN_STACK_MOVES) ||
+	       bounds_equal(&a->b, &b->b);
 }
 
 /* A map value pointer as a lookup returns it: at the value's start,
@@ -128,9 +133,9 @@ static bool null_scalar(const struct reg_state *r)
  * pointer, whose NULL check tells the two apart again. Not under a
  * lock, where the id names the lock held.
  */
-static bool nullable_pair(const struct reg_state *a, const struct reg_state *b, bool locked)
+static bool nullable_pair(const struct reg_state *a, const struct reg_state *b, uint32_t how)
 {
-	if (locked || a->type == b->type)
+	if ((how & JOIN_LOCKED) || a->type == b->type)
 		return false;
 	if (null_scalar(a) || null_scalar(b))
 		return lookup_result(null_scalar(a) ? b : a);
@@ -141,13 +146,13 @@ static bool nullable_pair(const struct reg_state *a, const struct reg_state *b, 
 
 /* Can registers a and b be joined? NOT_INIT joins with anything (the
  * join is unreadable), scalars with scalars. */
-static bool reg_joinable(const struct reg_state *a, const struct reg_state *b, bool locked)
+static bool reg_joinable(const struct reg_state *a, const struct reg_state *b, uint32_t how)
 {
 	if (a->type == NOT_INIT || b->type == NOT_INIT)
 		return true;
 	if (a->type == SCALAR_VALUE || b->type == SCALAR_VALUE)
 		return a->type == b->type;
-	return same_pointer(a, b, locked);
+	return same_pointer(a, b, how);
 }
 
 static bool scalar_slot(const struct stack_slot *s)
@@ -171,7 +176,7 @@ static bool invalid_or_spill(const struct stack_slot *s)
 	return true;
 }
 
-static bool slot_joinable(const struct stack_slot *a, const struct stack_slot *b, bool locked)
+static bool slot_joinable(const struct stack_slot *a, const struct stack_slot *b, uint32_t how)
 {
 	if (!memcmp(a, b, sizeof(*a)) || (scalar_slot(a) && scalar_slot(b)))
 		return true;
@@ -179,7 +184,7 @@ static bool slot_joinable(const struct stack_slot *a, const struct stack_slot *b
 	 * joins another of the same pointer, or anything into invalid. */
 	if (!memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)) &&
 	    a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
-		return reg_joinable(&a->spilled_ptr, &b->spilled_ptr, locked);
+		return reg_joinable(&a->spilled_ptr, &b->spilled_ptr, how);
 	return (a->slot_type[0] == STACK_INVALID || b->slot_type[0] == STACK_INVALID) &&
 	       invalid_or_spill(a) && invalid_or_spill(b);
 }
@@ -201,7 +206,7 @@ static bool same_page(const struct func_state *a, const struct func_state *b, in
 	       a->pages[s / STACK_PAGE_SLOTS] == b->pages[s / STACK_PAGE_SLOTS];
 }
 
-static bool frame_joinable(const struct func_state *a, const struct func_state *b, bool locked)
+static bool frame_joinable(const struct func_state *a, const struct func_state *b, uint32_t how)
 {
 	int slots = (a->allocated_stack > b->allocated_stack ? a->allocated_stack :
 							       b->allocated_stack) / BPF_REG_SIZE;
@@ -209,14 +214,14 @@ static bool frame_joinable(const struct func_state *a, const struct func_state *
 	if (!same_frame_shape(a, b))
 		return false;
 	for (int r = 0; r < MAX_BPF_REG; r++)
-		if (!reg_joinable(&a->regs[r], &b->regs[r], locked))
+		if (!reg_joinable(&a->regs[r], &b->regs[r], how))
 			return false;
 	for (int s = 0; s < slots; s++) {
 		if (same_page(a, b, s)) {
 			s += STACK_PAGE_SLOTS - 1;
 			continue;
 		}
-		if (!slot_joinable(slot_or_invalid(a, s), slot_or_invalid(b, s), locked))
+		if (!slot_joinable(slot_or_invalid(a, s), slot_or_invalid(b, s), how))
 			return false;
 	}
 	return true;
@@ -259,14 +264,14 @@ uint64_t join_shape_digest(const struct vstate *st)
  * id says when it names the lock held. Links between copies may differ:
  * the join drops those one side lacks. An unreadable side reads
  * nothing. */
-static bool same_value(const struct reg_state *a, const struct reg_state *b, bool locked)
+static bool same_value(const struct reg_state *a, const struct reg_state *b, uint32_t how)
 {
 	if (a->type == NOT_INIT || b->type == NOT_INIT)
 		return true;
 	if (a->type != b->type || !bounds_equal(&a->b, &b->b))
 		return false;
 	return a->type == SCALAR_VALUE ||
-	       (same_pointer(a, b, locked) && a->off == b->off && a->raw[0] == b->raw[0] &&
+	       (same_pointer(a, b, how) && a->off == b->off && a->raw[0] == b->raw[0] &&
 		a->raw[1] == b->raw[1]);
 }
 
@@ -279,15 +284,15 @@ static bool slot_is_blank(const struct stack_slot *s)
 }
 
 static bool same_slot_but_null(const struct stack_slot *a, const struct stack_slot *b,
-			       bool locked)
+			       uint32_t how)
 {
 	if (slot_is_blank(a) || slot_is_blank(b))
 		return true;
 	if (memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)))
 		return false;
 	if (a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
-		return same_value(&a->spilled_ptr, &b->spilled_ptr, locked) ||
-		       nullable_pair(&a->spilled_ptr, &b->spilled_ptr, locked);
+		return same_value(&a->spilled_ptr, &b->spilled_ptr, how) ||
+		       nullable_pair(&a->spilled_ptr, &b->spilled_ptr, how);
 	return scalar_slot(a) || !memcmp(a, b, sizeof(*a));
 }
 
@@ -301,10 +306,8 @@ static bool same_slot_but_null(const struct stack_slot *a, const struct stack_sl
  * program reads the pointer on the strength of it, and the joined walk
  * would reject it (test_xdp_noinline).
  */
-static bool equal_but_null(const struct vstate *a, const struct vstate *b)
+static bool equal_but_null(const struct vstate *a, const struct vstate *b, uint32_t how)
 {
-	bool locked = a->active_locks != 0;
-
 	for (uint32_t i = 0; i <= a->curframe; i++) {
 		const struct func_state *fa = a->frame[i], *fb = b->frame[i];
 		int slots = (fa->allocated_stack > fb->allocated_stack ? fa->allocated_stack :
@@ -314,26 +317,28 @@ static bool equal_but_null(const struct vstate *a, const struct vstate *b)
 		if (!same_frame_shape(fa, fb))
 			return false;
 		for (int r = 0; r < MAX_BPF_REG; r++)
-			if (!same_value(&fa->regs[r], &fb->regs[r], locked) &&
-			    !nullable_pair(&fa->regs[r], &fb->regs[r], locked))
+			if (!same_value(&fa->regs[r], &fb->regs[r], how) &&
+			    !nullable_pair(&fa->regs[r], &fb->regs[r], how))
 				return false;
 		for (int k = 0; k < slots; k++)
-			if (!same_slot_but_null(slot_or_invalid(fa, k), slot_or_invalid(fb, k),
-						locked))
+			if (!same_slot_but_null(slot_or_invalid(fa, k), slot_or_invalid(fb, k), how))
 				return false;
 	}
 	return true;
 }
 
-bool join_shapes_equal(const struct vstate *a, const struct vstate *b)
+bool join_shapes_equal(const struct vstate *a, const struct vstate *b, uint32_t how)
 {
 	if (a->curframe != b->curframe || a->speculative != b->speculative ||
 	    a->in_sleepable != b->in_sleepable || a->may_goto_depth != b->may_goto_depth ||
 	    a->callback_unroll_depth != b->callback_unroll_depth || !same_refs(a, b))
 		return false;
+	how &= ~JOIN_LOCKED;
+	if (a->active_locks)
+		how |= JOIN_LOCKED;
 	for (uint32_t i = 0; i <= a->curframe; i++)
-		if (!frame_joinable(a->frame[i], b->frame[i], a->active_locks != 0))
-			return equal_but_null(a, b);
+		if (!frame_joinable(a->frame[i], b->frame[i], how))
+			return equal_but_null(a, b, how);
 	return true;
 }
 
@@ -502,7 +507,7 @@ static bool join_reg(struct vet_env *env, const struct vstate *st, struct reg_st
 		reg_mark_not_init(into);
 		return true;
 	}
-	if (into->type != in->type && nullable_pair(into, in, false))
+	if (into->type != in->type && nullable_pair(into, in, 0))
 		return join_nullable(env, st, into, in);
 	if (into->type != SCALAR_VALUE) {
 		if (into->off != in->off && reg_type_is_pkt(into->type))
@@ -619,10 +624,10 @@ static int join_frame(struct vet_env *env, const struct vstate *st, struct func_
 }
 
 int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
-		const struct join_widening *wd, bool *changed)
+		const struct join_widening *wd, uint32_t how, bool *changed)
 {
 	*changed = false;
-	if (!join_shapes_equal(into, in))
+	if (!join_shapes_equal(into, in, how))
 		return 1;
 	return join_matching_states(env, into, in, wd, changed);
 }
@@ -644,7 +649,7 @@ int join_matching_states(struct vet_env *env, struct vstate *into, const struct 
  * can be joined, and the join itself. */
 bool join_reg_joinable(const struct reg_state *a, const struct reg_state *b)
 {
-	return reg_joinable(a, b, false);
+	return reg_joinable(a, b, 0);
 }
 
 bool join_reg_into(struct vet_env *env, const struct vstate *st, struct reg_state *into,
@@ -657,7 +662,7 @@ bool join_reg_into(struct vet_env *env, const struct vstate *st, struct reg_stat
  * when its kind of pointer allows it: false otherwise. */
 bool join_refold(struct reg_state *r, int32_t off)
 {
-	if (r->type == SCALAR_VALUE || !offset_foldable(r->type))
+	if (r->type == SCALAR_VALUE || !offset_foldable(r->type, 0))
 		return false;
 	shift_bounds(&r->b, (int64_t)r->off - off);
 	r->off = off;

@@ -144,6 +144,27 @@ static void note_value(struct join_fact *f, struct bounds *b, const struct reg_s
 	}
 }
 
+/* The registers of a state walked from loop head l: their hull, for the
+ * trips an inner loop can make (inner_trips()). */
+static void note_head(struct join_loop *l, const struct func_state *fr, uint32_t gen)
+{
+	bool first = l->head_gen != gen;
+
+	if (first)
+		l->head_scalar = (1u << BPF_REG_FP) - 1;
+	for (int r = 0; r < BPF_REG_FP; r++) {
+		const struct reg_state *x = &fr->regs[r];
+
+		if (x->type != SCALAR_VALUE)
+			l->head_scalar &= ~(1u << r);
+		else if (first)
+			l->head_regs[r] = x->b;
+		else
+			bounds_hull(&l->head_regs[r], &x->b);
+	}
+	l->head_gen = gen;
+}
+
 /* Called before the walk simulates insn idx, while a merged pass runs. */
 void join_fact_record(struct vet_env *env, struct join_walk *w, uint32_t idx)
 {
@@ -162,6 +183,8 @@ void join_fact_record(struct vet_env *env, struct join_walk *w, uint32_t idx)
 		f->off_lo = INT64_MAX;
 		f->off_hi = INT64_MIN;
 	}
+	if (w->loop_of[idx])
+		note_head(&w->loops[w->loop_of[idx] - 1], fr, w->fact_gen);
 	/* A malformed register number is rejected by the walk itself. */
 	if (insn->src_reg >= MAX_BPF_REG || insn->dst_reg >= MAX_BPF_REG)
 		return;
@@ -536,35 +559,171 @@ static int64_t body_pos(const struct vet_env *env, const struct join_walk *w,
 #define DELTA_SWEEPS 64
 #define DELTA_WIDEN 4
 
+/* Loops inside loops analysed each as a whole (inner_*), this deep. */
+#define DELTA_NEST 3
+
+/*
+ * A loop inside the body being analysed. Its own trips, as forms of the
+ * values at its head (its analysis, on the same facts), and a bound on
+ * how many it makes give the values at its head from those its entries
+ * bring, for any number of trips: its back edges then need no joins,
+ * which would lose every value an inner trip moves (the outer trip adds
+ * the whole inner loop's movement, a bounded sum, to a pointer or an
+ * offset that a relation to the outer counter can then follow).
+ */
+struct inner {
+	const struct join_loop *l;
+	struct form trip[JOIN_LOCS];
+	bool failed;	/* no bound found: back edges join as any edge */
+};
+
+struct sweep_ctx {
+	const struct join_walk *w;
+	const struct join_loop *l;
+	const struct join_pass *p;
+	struct form *in;
+	uint8_t *joins;
+	struct form *back;
+	struct uses *u;
+	struct inner **inner;	/* per position: the loop headed there */
+};
+
 /* Joins st into the state at successor pos (or the back edge); returns
  * whether a state before the current position changed. */
-static bool flow(const struct join_pass *p, struct form *in, uint8_t *joins, struct form *back,
-		 int64_t pos, uint32_t j, const struct form *st)
+static bool flow(struct sweep_ctx *c, int64_t pos, uint32_t j, const struct form *st)
 {
 	bool earlier = false;
 
 	if (pos == 0) {
 		for (int k = 0; k < JOIN_LOCS; k++)
-			form_join(p, &back[k], &st[k], false);
+			form_join(c->p, &c->back[k], &st[k], false);
 		return false;
 	}
 	if (pos < 0)
 		return false;
 	for (int k = 0; k < JOIN_LOCS; k++) {
-		bool widen = (uint32_t)pos <= j && joins[pos] >= DELTA_WIDEN;
+		bool widen = (uint32_t)pos <= j && c->joins[pos] >= DELTA_WIDEN;
 
-		earlier |= form_join(p, &in[pos * JOIN_LOCS + k], &st[k], widen) &&
+		earlier |= form_join(c->p, &c->in[pos * JOIN_LOCS + k], &st[k], widen) &&
 			   (uint32_t)pos <= j;
 	}
-	if ((uint32_t)pos <= j && joins[pos] < UINT8_MAX)
-		joins[pos]++;
+	if ((uint32_t)pos <= j && c->joins[pos] < UINT8_MAX)
+		c->joins[pos]++;
 	return earlier;
 }
 
-static bool sweep(const struct vet_env *env, const struct join_walk *w, const struct join_site *s,
-		  struct form *in, uint8_t *joins, struct form *back, struct uses *u)
+/* Trips of a counter in one view [lo, hi] of the values at its head,
+ * from v by d: none wraps (the last value plus d stays in the view), so
+ * the counter after t trips is v + d*t, and every one lies in [lo, hi]. */
+static bool view_trips(wide lo, wide hi, wide min, wide max, wide v, int64_t d, uint64_t *t)
 {
-	const struct join_loop *l = s->loop;
+	wide n;
+
+	if (v < lo || v > hi || (d > 0 && hi + d > max) || (d < 0 && lo + d < min))
+		return false;
+	n = d > 0 ? (hi - v) / d : (v - lo) / -(wide)d;
+	if (n > UINT32_MAX)
+		return false;
+	*t = (uint64_t)n;
+	return true;
+}
+
+/* The most trips back to inner loop n's head a path from an entry with
+ * forms e makes: a register that every trip moves by exactly d, set to
+ * the constant v on every entry, and held within the bounds that every
+ * state the walk walked from the head gave it. */
+static bool inner_trips(const struct join_walk *w, const struct inner *n, const struct form *e,
+			uint64_t *trips)
+{
+	const struct join_loop *l = n->l;
+	bool found = false;
+
+	if (l->head_gen != w->fact_gen)
+		return false;
+	for (int r = 0; r < BPF_REG_FP; r++) {
+		const struct form *t = &n->trip[r];
+		const struct bounds *b = &l->head_regs[r];
+		uint64_t x;
+		bool ok;
+
+		if (!(l->head_scalar & (1u << r)) || t->kind != F_SYM || t->loc != r ||
+		    t->lo != t->hi || !t->lo || e[r].kind != F_CONST || e[r].lo != e[r].hi)
+			continue;
+		if (t->w32)
+			ok = e[r].lo >= 0 && e[r].lo <= UINT32_MAX &&
+			     view_trips(b->u32_min, b->u32_max, 0, UINT32_MAX, e[r].lo, t->lo, &x);
+		else
+			ok = view_trips(b->umin, b->umax, 0, UINT64_MAX, (uint64_t)e[r].lo, t->lo, &x) ||
+			     view_trips(b->smin, b->smax, INT64_MIN, INT64_MAX, e[r].lo, t->lo, &x);
+		if (ok && (!found || x < *trips)) {
+			*trips = x;
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* The forms at inner loop n's head for entries e and any number of trips
+ * up to t: a value each trip moves by [a, b] is its entry plus a number
+ * of [min(0, a*t), max(0, b*t)]; one set to a constant is the entry or
+ * the constant; anything else is unknown. */
+static void inner_head(const struct join_pass *p, const struct inner *n, const struct form *e,
+		       uint64_t t, struct form *out)
+{
+	for (int k = 0; k < JOIN_LOCS; k++) {
+		const struct form *x = &n->trip[k];
+		struct form y = e[k];
+		int64_t lo, hi;
+
+		out[k] = e[k];
+		if (x->kind == F_BOT)
+			continue;
+		if (x->kind == F_CONST) {
+			form_join(p, &out[k], x, false);
+			continue;
+		}
+		if (x->kind != F_SYM || x->loc != k ||
+		    __builtin_mul_overflow(x->lo, (int64_t)t, &lo) ||
+		    __builtin_mul_overflow(x->hi, (int64_t)t, &hi)) {
+			out[k] = top;
+			continue;
+		}
+		form_add(&y, lo < 0 ? lo : 0, hi > 0 ? hi : 0, x->w32);
+		form_join(p, &out[k], &y, false);
+	}
+}
+
+/* The state a sweep walks from at position j: its joined arrivals, or at
+ * an inner loop's head, what they become after its trips. */
+static bool sweep_from(struct sweep_ctx *c, uint32_t j, struct form *st)
+{
+	struct inner *n = c->inner ? c->inner[j] : NULL;
+	uint64_t t;
+
+	memcpy(st, &c->in[(size_t)j * JOIN_LOCS], sizeof(*st) * JOIN_LOCS);
+	if (!n || n->failed)
+		return false;
+	if (!inner_trips(c->w, n, st, &t)) {
+		/* From now on its back edges join here: another sweep. */
+		n->failed = true;
+		return true;
+	}
+	inner_head(c->p, n, st, t, st);
+	return false;
+}
+
+/* Is the edge from i to position pos a back edge of an inner loop that
+ * is analysed as a whole? */
+static bool inner_back_edge(const struct sweep_ctx *c, uint32_t i, int64_t pos)
+{
+	const struct inner *n = pos > 0 && c->inner ? c->inner[pos] : NULL;
+
+	return n && !n->failed && join_loop_contains(n->l, i);
+}
+
+static bool sweep(const struct vet_env *env, struct sweep_ctx *c)
+{
+	const struct join_loop *l = c->l;
 	struct form st[JOIN_LOCS];
 	bool again = false;
 
@@ -572,51 +731,131 @@ static bool sweep(const struct vet_env *env, const struct join_walk *w, const st
 		uint32_t i = l->order[j], succ[2];
 		int cnt;
 
-		if (!fact_seen(w, i) || in[(size_t)j * JOIN_LOCS].kind == F_BOT)
+		if (!fact_seen(c->w, i) || c->in[(size_t)j * JOIN_LOCS].kind == F_BOT)
 			continue;
-		memcpy(st, &in[(size_t)j * JOIN_LOCS], sizeof(st));
-		transfer(env, i, &w->facts[w->fact_idx[i] - 1], st, u);
+		again |= sweep_from(c, j, st);
+		transfer(env, i, &c->w->facts[c->w->fact_idx[i] - 1], st, c->u);
 		cnt = insn_successors(env, i, succ);
 		/* Every edge into the head from the body is a back edge. */
-		for (int k = 0; k < cnt; k++)
-			again |= flow(s->pass, in, joins, back,
-				      succ[k] == l->head ? 0 : body_pos(env, w, l, succ[k]), j, st);
+		for (int k = 0; k < cnt; k++) {
+			int64_t pos = succ[k] == l->head ? 0 : body_pos(env, c->w, l, succ[k]);
+
+			if (!inner_back_edge(c, i, pos))
+				again |= flow(c, pos, j, st);
+		}
 	}
 	return again;
 }
 
-/* Runs the analysis over s's body: *inp gets the state before each body
- * instruction (in rank order; the caller frees it), back the forms at the
- * back edges. Returns 1 when it settled, 0 when not, or -ENOMEM. */
-static int analyse(struct vet_env *env, const struct join_walk *w, const struct join_site *s,
-		   struct form **inp, struct form *back, struct uses *u)
+static int analyse_loop(struct vet_env *env, const struct join_walk *w, const struct join_loop *l,
+			const struct join_pass *p, int depth, struct form **inp, struct form *back,
+			struct uses *u);
+
+/* What a trip of the loop headed at insn does, as forms of its head's
+ * values (its registers' kinds and bounds from what the walk walked
+ * from there): NULL when its analysis does not settle. */
+static struct inner *inner_new(struct vet_env *env, const struct join_walk *w, uint32_t insn,
+			       int depth)
 {
-	const struct join_loop *l = s->loop;
-	struct form *in;
-	uint8_t *joins;
-	int sweeps = 0;
+	const struct join_loop *l = &w->loops[w->loop_of[insn] - 1];
+	struct inner *n = vet_calloc(env, 1, sizeof(*n));
+	struct join_pass *p = vet_calloc(env, 1, sizeof(*p));
+	struct form *in = NULL;
+	struct uses u;
+	int ret = -ENOMEM;
+
+	if (n && p && l->head_gen == w->fact_gen) {
+		for (int k = 0; k < JOIN_LOCS; k++)
+			p->head[k].kind = HEAD_POINTER;
+		for (int r = 0; r < BPF_REG_FP; r++) {
+			if (!(l->head_scalar & (1u << r)))
+				continue;
+			p->head[r].kind = HEAD_SCALAR;
+			p->head[r].b = l->head_regs[r];
+		}
+		n->l = l;
+		ret = analyse_loop(env, w, l, p, depth, &in, n->trip, &u);
+	}
+	vet_free(env, in);
+	vet_free(env, p);
+	if (ret <= 0) {
+		vet_free(env, n);
+		return NULL;
+	}
+	return n;
+}
+
+static void inners_free(struct vet_env *env, struct inner **v, uint32_t n)
+{
+	for (uint32_t j = 0; v && j < n; j++)
+		vet_free(env, v[j]);
+	vet_free(env, v);
+}
+
+/* The loops headed inside l's body, by position (NULL: none, or too deep). */
+static int inners_find(struct vet_env *env, const struct join_walk *w, const struct join_loop *l,
+		       int depth, struct inner ***out)
+{
+	struct inner **v;
+
+	*out = NULL;
+	if (depth >= DELTA_NEST || (env->opts_off & BPFVET_NO_NESTED_DELTAS))
+		return 0;
+	v = vet_calloc(env, l->norder, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t j = 1; j < l->norder; j++)
+		if (w->loop_of[l->order[j]] && fact_seen(w, l->order[j]))
+			v[j] = inner_new(env, w, l->order[j], depth + 1);
+	*out = v;
+	return 0;
+}
+
+/* Runs the analysis over loop l's body, from the head values p describes:
+ * *inp gets the state before each body instruction (in rank order; the
+ * caller frees it), back the forms at the back edges. Returns 1 when it
+ * settled, 0 when not, or -ENOMEM. */
+static int analyse_loop(struct vet_env *env, const struct join_walk *w, const struct join_loop *l,
+			const struct join_pass *p, int depth, struct form **inp, struct form *back,
+			struct uses *u)
+{
+	struct sweep_ctx c = { w, l, p, NULL, NULL, back, u, NULL };
+	int sweeps = 0, err;
 
 	*inp = NULL;
 	memset(u, 0, sizeof(*u));
-	if (!s->pass || !l->norder || l->order[0] != l->head)
+	if (!l->norder || l->order[0] != l->head)
 		return 0;
-	in = vet_calloc(env, (size_t)l->norder * JOIN_LOCS, sizeof(*in));
-	joins = vet_calloc(env, l->norder, 1);
-	if (!in || !joins) {
-		vet_free(env, in);
-		vet_free(env, joins);
-		return -ENOMEM;
+	c.in = vet_calloc(env, (size_t)l->norder * JOIN_LOCS, sizeof(*c.in));
+	c.joins = vet_calloc(env, l->norder, 1);
+	err = c.in && c.joins ? inners_find(env, w, l, depth, &c.inner) : -ENOMEM;
+	if (err) {
+		vet_free(env, c.in);
+		vet_free(env, c.joins);
+		return err;
 	}
 	for (int k = 0; k < JOIN_LOCS; k++) {
-		in[k] = s->pass->head[k].kind == HEAD_NONE ? top :
-			(struct form){ F_SYM, (uint8_t)k, false, 0, 0 };
+		c.in[k] = p->head[k].kind == HEAD_NONE ? top :
+			  (struct form){ F_SYM, (uint8_t)k, false, 0, 0 };
 		back[k] = (struct form){ F_BOT, 0, false, 0, 0 };
 	}
-	while (sweep(env, w, s, in, joins, back, u) && ++sweeps < DELTA_SWEEPS)
+	while (sweep(env, &c) && ++sweeps < DELTA_SWEEPS)
 		;
-	vet_free(env, joins);
-	*inp = in;
+	inners_free(env, c.inner, l->norder);
+	vet_free(env, c.joins);
+	*inp = c.in;
 	return sweeps < DELTA_SWEEPS;
+}
+
+/* The analysis of s's current pass. */
+static int analyse(struct vet_env *env, const struct join_walk *w, const struct join_site *s,
+		   struct form **inp, struct form *back, struct uses *u)
+{
+	*inp = NULL;
+	memset(u, 0, sizeof(*u));
+	if (!s->pass)
+		return 0;
+	return analyse_loop(env, w, s->loop, s->pass, 0, inp, back, u);
 }
 
 /*
@@ -863,7 +1102,7 @@ static bool foldable(const struct reg_state *r)
 	uint32_t t = base_type(r->type);
 
 	return !type_may_be_null(r->type) &&
-	       (t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF);
+	       (t == PTR_TO_MAP_VALUE || t == PTR_TO_MEM || t == PTR_TO_BUF || t == PTR_TO_STACK);
 }
 
 /* The value's range in the terms the relation bounds: a scalar's signed
@@ -994,7 +1233,8 @@ static bool pointer_differs(const struct reg_state *x, const struct reg_state *y
  * counter may bound it (join_deltas.c). */
 static bool may_fold(const struct reg_state *sum, const struct reg_state *cur)
 {
-	return foldable(sum) && sum->type == cur->type && cur->off >= sum->off;
+	return foldable(sum) && sum->type == cur->type && sum->frameno == cur->frameno &&
+	       cur->off >= sum->off;
 }
 
 bool join_pointer_moved(const struct vstate *sum, const struct vstate *cur)

@@ -36,6 +36,12 @@ struct join_loop {
 	/* The constants the body's own jumps compare with: where its
 	 * counters stop, tried before the program's (join_walk.thr). */
 	struct join_thresholds thr;
+	/* The registers of every state the current facts' walk walked from
+	 * the head (join_deltas.c): valid when gen is join_walk.fact_gen;
+	 * scalar, a bit per register that held a scalar in all of them. */
+	uint32_t head_gen;
+	uint16_t head_scalar;
+	struct bounds head_regs[BPF_REG_FP];
 };
 
 /* What a value at a loop's back edge is, as a function of the values at

@@ -26,10 +26,14 @@ struct join_thresholds;
 struct join_widening {
 	const struct join_thresholds *t;
 };
-bool join_shapes_equal(const struct vstate *a, const struct vstate *b);
+/* How two states may join: JOIN_STACK_MOVES lets stack pointers of one
+ * frame at different offsets join into a variable offset (loop heads);
+ * JOIN_LOCKED is join.c's own (a lock held: ids are identities). */
+enum { JOIN_STACK_MOVES = 1, JOIN_LOCKED = 2 };
+bool join_shapes_equal(const struct vstate *a, const struct vstate *b, uint32_t how);
 uint64_t join_shape_digest(const struct vstate *st);
 int join_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
-		const struct join_widening *wd, bool *changed);
+		const struct join_widening *wd, uint32_t how, bool *changed);
 /* join_states() for two states already of the same shape. */
 int join_matching_states(struct vet_env *env, struct vstate *into, const struct vstate *in,
 			 const struct join_widening *wd, bool *changed);

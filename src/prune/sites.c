@@ -467,6 +467,14 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 
 
 
+/* How states join at a loop head: stack pointers that the trips move
+ * may fold into a variable offset (join.c), as pointers into map values
+ * do everywhere. */
+static uint32_t head_how(const struct vet_env *env)
+{
+	return (env->opts_off & BPFVET_NO_STACK_FOLD) ? 0 : JOIN_STACK_MOVES;
+}
+
 /* Keeps the join of the head's forward arrivals (shapes that differ
  * leave the first one: the head then has no entry to start again from). */
 static int note_entry(struct vet_env *env, struct join_site *s, bool *changed)
@@ -475,7 +483,7 @@ static int note_entry(struct vet_env *env, struct join_site *s, bool *changed)
 
 	*changed = true;
 	if (s->entry) {
-		err = join_states(env, s->entry, env->cur, NULL, changed);
+		err = join_states(env, s->entry, env->cur, NULL, head_how(env), changed);
 		if (err == 1)
 			s->no_restart = true;
 		return err < 0 ? err : 0;
@@ -685,7 +693,7 @@ static int keep_path(struct vet_env *env, struct join_held **v, uint32_t *n, uin
 	for (uint32_t i = 0; i < *n; i++) {
 		if ((*v)[i].insn != idx || (*v)[i].prev != env->prev_insn_idx)
 			continue;
-		err = join_states(env, &(*v)[i].st, env->cur, NULL, &changed);
+		err = join_states(env, &(*v)[i].st, env->cur, NULL, 0, &changed);
 		if (err <= 0)
 			return err ? err : 1;
 	}
@@ -717,7 +725,7 @@ static int start_from_seed(struct vet_env *env, struct join_site *s)
 
 	if (!s->seed || s->ndisj != 1)
 		return 0;
-	err = join_states(env, &s->disj[0]->st, s->seed, NULL, &changed);
+	err = join_states(env, &s->disj[0]->st, s->seed, NULL, head_how(env), &changed);
 	if (err < 0)
 		return err;
 	if (!err && changed)
@@ -759,7 +767,7 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 	if (s->exact)
 		return visit_trip(env, w, s, back_edge);
 	/* An entry of another shape waits for the current one's merge. */
-	if (!back_edge && s->ndisj && !join_shapes_equal(&s->disj[0]->st, env->cur) &&
+	if (!back_edge && s->ndisj && !join_shapes_equal(&s->disj[0]->st, env->cur, head_how(env)) &&
 	    s->ndeferred < JOIN_DISJ_MAX)
 		return keep_path(env, &s->deferred, &s->ndeferred, &s->deferred_cap, s->insn);
 	/* The entries a merged loop starts again from (a head walked trip
@@ -776,7 +784,7 @@ static int visit_head(struct vet_env *env, struct join_walk *w, struct join_site
 		return err ? err : 1;
 	}
 	d = back_edge && s->ndisj > 1 ? 1 : 0;
-	if (!join_shapes_equal(&s->disj[d]->st, env->cur) ||
+	if (!join_shapes_equal(&s->disj[d]->st, env->cur, head_how(env)) ||
 	    (back_edge && join_pointer_moved(&s->disj[d]->st, env->cur)) ||
 	    (back_edge && join_trip_by_trip_wins(env, w, s, &s->disj[d]->st)))
 		return leave_merged(env, w, s, back_edge);
@@ -866,7 +874,7 @@ int join_arrive(struct vet_env *env, uint32_t idx, bool force)
 	digest = join_shape_digest(env->cur);
 	for (uint32_t d = 0; d < s->ndisj; d++) {
 		if (s->disj[d]->spent || s->disj[d]->digest != digest ||
-		    !join_shapes_equal(&s->disj[d]->st, env->cur))
+		    !join_shapes_equal(&s->disj[d]->st, env->cur, 0))
 			continue;
 		return join_into(env, w, s, d, false);
 	}

@@ -14,7 +14,7 @@
 [ -s "$TARGET_BTF" ] || { fail ablate_join "no build/target-6.18: run make target"; exit 0; }
 need_corpus ablate_join
 C=build/corpus
-JOIN_CONFIGS="full explore-join join-no-join-points join-no-loop-widen join-no-thresholds join-no-call-summaries join-no-call-widen join-no-fallback"
+JOIN_CONFIGS="full explore-join join-no-join-points join-no-loop-widen join-no-thresholds join-no-call-summaries join-no-call-widen join-no-stack-fold join-no-nested-deltas join-no-fallback"
 KERNEL_CONFIGS="full no-prune no-liveness no-stack-liveness no-precision no-widen no-evict checkpoint-every useful-checkpoints evict-unreachable join-checkpoints eager-checkpoints prune-max"
 
 # shellcheck disable=SC2086
@@ -24,8 +24,8 @@ KERNEL_CONFIGS="full no-prune no-liveness no-stack-liveness no-precision no-wide
 	-p balancer_ingress -p conditional_loop -p reg_pkt_end_in_subprog \
 	>"$TMP/rows.csv" 2>"$TMP/err"
 n=$(tail -n +2 "$TMP/rows.csv" | wc -l)
-if [ "$n" -ne 40 ]; then
-	fail ablate_join_rows "$n rows, want 5 programs x 8: $(head -c 300 "$TMP/err")"
+if [ "$n" -ne 50 ]; then
+	fail ablate_join_rows "$n rows, want 5 programs x 10: $(head -c 300 "$TMP/err")"
 	exit 0
 fi
 # The configurations of each program, in order.
@@ -108,7 +108,7 @@ fi
 got=$("$BPFVET" ablate --explore=join --unpriv -o csv $TARGET "$C/verifier/verifier_sdiv.bpf.o" \
 	-p sdiv32_non_zero_imm_1 2>/dev/null | tail -n +2 | cut -d, -f4,12,13 | sort | uniq -c |
 	awk '{ print $1, $2 }')
-if [ "$got" = "8 success,kernel,no" ]; then
+if [ "$got" = "10 success,kernel,no" ]; then
 	pass ablate_join_unpriv
 else
 	fail ablate_join_unpriv "$got"
@@ -116,7 +116,7 @@ fi
 
 # verify: each part of --explore=join needs the mode, in any order.
 for sw in --no-join-points --no-loop-widen --no-thresholds --no-call-summaries --no-call-widen \
-	--no-fallback; do
+	--no-stack-fold --no-nested-deltas --no-fallback; do
 	# shellcheck disable=SC2086
 	"$BPFVET" $TARGET "$C/progs/loop4.bpf.o" "$sw" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
@@ -134,7 +134,8 @@ done
 "$BPFVET" verify --help >"$TMP/help" 2>&1
 missing=
 for w in --explore=kernel --explore=join --no-join-points --no-loop-widen --no-thresholds \
-	--no-call-summaries --no-call-widen --no-fallback explore join_verdict join_insns \
+	--no-call-summaries --no-call-widen --no-stack-fold --no-nested-deltas --no-fallback \
+	explore join_verdict join_insns \
 	exact_insns join_sites join_arrivals join_call_reuses fallback; do
 	grep -q -- "$w" "$TMP/help" || missing="$missing $w"
 done

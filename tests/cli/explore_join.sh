@@ -242,3 +242,22 @@ if [ "$1" = success ] && [ "$3" -gt 0 ] && [ "$2" -lt "$k" ] && [ "$4" = success
 else
 	fail explore_join_call_summaries "join: $1 $2 $3; no-call-summaries: $4 $5 $6; exact $k"
 fi
+
+# A stack pointer that a loop moves (stack_walk) and an offset that only
+# an inner loop's sum bounds (nested_offset): joined, each is accepted
+# with fewer instructions than with its part switched off, which walks
+# the loop trip by trip (and the kernel's count is more again).
+for spec in stack_walk:--no-stack-fold nested_offset:--no-nested-deltas; do
+	prog=${spec%%:*} sw=${spec#*:}
+	# shellcheck disable=SC2086
+	on=$("$BPFVET" "$OBJ" $TARGET -p "$prog" -o csv --explore=join -e verdict,total_insns \
+		2>/dev/null | tail -1)
+	# shellcheck disable=SC2086
+	off=$("$BPFVET" "$OBJ" $TARGET -p "$prog" -o csv --explore=join "$sw" -e verdict,total_insns \
+		2>/dev/null | tail -1)
+	if [ "${on%%,*}" = success ] && [ "${off%%,*}" = success ] && [ "${on#*,}" -lt "${off#*,}" ]; then
+		pass "explore_join_part $sw ($prog: ${on#*,} insns, ${off#*,} without)"
+	else
+		fail "explore_join_part $sw" "$prog: with $on, without $off"
+	fi
+done

@@ -171,6 +171,84 @@ SEC("socket") __naked int map_walk_past_end(void)
 		     : __clobber_all);
 }
 
+/* for (p = &a[0], n = 0; n < trips; n++, p++) sum += *p over eight u64 on
+ * the stack: a stack pointer that moves with the counter. Joined, its
+ * trips fold into one pointer with a variable offset, which the counter
+ * bounds; trips past the array read the frame's end. */
+#define STACK_WALK(trips)				\
+	"r7 = *(u32 *)(r1 + 0);"			\
+	"*(u64 *)(r10 - 8) = r7;"			\
+	"*(u64 *)(r10 - 16) = r7;"			\
+	"*(u64 *)(r10 - 24) = r7;"			\
+	"*(u64 *)(r10 - 32) = r7;"			\
+	"*(u64 *)(r10 - 40) = r7;"			\
+	"*(u64 *)(r10 - 48) = r7;"			\
+	"*(u64 *)(r10 - 56) = r7;"			\
+	"*(u64 *)(r10 - 64) = r7;"			\
+	"r6 = r10;"					\
+	"r6 += -64;"					\
+	"r7 = 0;"					\
+	"r8 = 0;"					\
+	"4: r1 = *(u64 *)(r6 + 0);"			\
+	"r8 += r1;"					\
+	"r6 += 8;"					\
+	"r7 += 1;"					\
+	"if r7 < " #trips " goto 4b;"			\
+	"r0 = r8;"					\
+	"exit;"
+
+SEC("socket") __naked int stack_walk(void)
+{
+	asm volatile(STACK_WALK(8) ::: __clobber_all);
+}
+
+/* stack_walk, one trip too many: the ninth read is at the frame's top. */
+SEC("socket") __naked int stack_walk_past_end(void)
+{
+	asm volatile(STACK_WALK(9) ::: __clobber_all);
+}
+
+/* for (i = 0; i < outer; i++) for (j = 0; j < 9; j++) { off += v[0] & 1;
+ * read v[off]; }: an offset that the inner trips move by 0 or 1. Only the
+ * two counters together bound it (at most 63 for seven outer trips, the
+ * value's last byte): the outer trip moves it by the inner loop's whole
+ * sum, 0 to 9, which a relation to i follows. */
+#define NESTED_OFFSET(outer)				\
+	LOOKUP_BYTES					\
+	"r9 = r0;"					\
+	"r4 = 0;"					\
+	"r6 = 0;"					\
+	"4: r7 = 0;"					\
+	"5: r1 = *(u8 *)(r9 + 0);"			\
+	"r1 &= 1;"					\
+	"r4 += r1;"					\
+	"r2 = r9;"					\
+	"r2 += r4;"					\
+	"r0 = *(u8 *)(r2 + 0);"				\
+	"r7 += 1;"					\
+	"if r7 < 9 goto 5b;"				\
+	"r6 += 1;"					\
+	"if r6 < " #outer " goto 4b;"			\
+	"r0 = r4;"					\
+	"exit;"
+
+SEC("socket") __naked int nested_offset(void)
+{
+	asm volatile(NESTED_OFFSET(7)
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
+/* nested_offset, one outer trip too many: off may reach 72. */
+SEC("socket") __naked int nested_offset_past_end(void)
+{
+	asm volatile(NESTED_OFFSET(8)
+		     :
+		     : __imm(bpf_map_lookup_elem), __imm_addr(bytes)
+		     : __clobber_all);
+}
+
 /* A pointer spilled inside a loop to a slot never written before it:
  * where the trips meet, the slot is unwritten on one side and a pointer
  * on the other. */

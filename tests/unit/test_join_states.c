@@ -131,19 +131,24 @@ static void set_map_value(struct reg_state *r, uint64_t map, int32_t off)
 
 /* into := join(into, in) on a copy; returns join_states()'s answer and
  * the copy in *out (caller drops it). */
-static int join_copy(struct test_ctx *t, struct vet_env *env, struct vstate **out,
-		     const struct vstate *into, const struct vstate *in, bool *changed)
+static int join_copy_how(struct test_ctx *t, struct vet_env *env, struct vstate **out,
+			 const struct vstate *into, const struct vstate *in, uint32_t how,
+			 bool *changed)
 {
 	struct vstate *j = calloc(1, sizeof(*j));
-	int err;
 
 	*out = j;
 	CHECK(t, j != NULL);
 	if (!j)
 		return -1;
 	CHECK_INT(t, state_copy(env, j, into), 0);
-	err = join_states(env, j, in, NULL, changed);
-	return err;
+	return join_states(env, j, in, NULL, how, changed);
+}
+
+static int join_copy(struct test_ctx *t, struct vet_env *env, struct vstate **out,
+		     const struct vstate *into, const struct vstate *in, bool *changed)
+{
+	return join_copy_how(t, env, out, into, in, 0, changed);
 }
 
 /* Both inputs lie inside the join, as loop convergence compares. */
@@ -873,6 +878,72 @@ out:
 	fixture_done(t, &f);
 }
 
+static void set_stack(struct reg_state *r, uint32_t frameno, int32_t off)
+{
+	reg_mark_ptr(r, PTR_TO_STACK);
+	r->frameno = frameno;
+	r->off = off;
+}
+
+/* Stack pointers at two offsets: two buffers, kept apart, except at a
+ * loop head (JOIN_STACK_MOVES), where they fold into one pointer whose
+ * variable offset holds both, in a register and spilled; pointers into
+ * different frames stay apart even there. */
+static void test_join_stack_fold(struct test_ctx *t)
+{
+	static const struct {
+		int32_t off_a, off_b;
+		uint32_t frame_b;
+		int joined;
+	} cases[] = {
+		{ -64, -56, 0, 0 },
+		{ -8, -64, 0, 0 },
+		{ -16, -16, 0, 0 },
+		{ -64, -56, 1, 1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int32_t lo = cases[i].off_a < cases[i].off_b ? cases[i].off_a : cases[i].off_b;
+		struct vstate *j = NULL;
+		struct fixture f;
+		bool changed;
+
+		if (!fixture_init(t, &f))
+			goto next;
+		set_stack(reg(f.a, 6), 0, cases[i].off_a);
+		set_stack(reg(f.b, 6), cases[i].frame_b, cases[i].off_b);
+		memset(slot(f.a, 1)->slot_type, STACK_SPILL, BPF_REG_SIZE);
+		memset(slot(f.b, 1)->slot_type, STACK_SPILL, BPF_REG_SIZE);
+		slot(f.a, 1)->spilled_ptr = *reg(f.a, 6);
+		slot(f.b, 1)->spilled_ptr = *reg(f.b, 6);
+		CHECK_MSG(t, join_copy(t, f.env, &j, f.a, f.b, &changed) ==
+				     (cases[i].off_a == cases[i].off_b && !cases[i].frame_b ? 0 : 1),
+			  "case %zu: without JOIN_STACK_MOVES", i);
+		state_drop(f.env, j);
+		j = NULL;
+		CHECK_MSG(t, join_copy_how(t, f.env, &j, f.a, f.b, JOIN_STACK_MOVES, &changed) ==
+				     cases[i].joined,
+			  "case %zu: with JOIN_STACK_MOVES", i);
+		if (!j || cases[i].joined)
+			goto next;
+		CHECK(t, changed == (cases[i].off_a != cases[i].off_b));
+		for (int w = 0; w < 2; w++) {
+			const struct reg_state *r = w ? &slot(j, 1)->spilled_ptr : reg(j, 6);
+
+			CHECK_INT(t, r->type, PTR_TO_STACK);
+			CHECK_INT(t, r->off, lo);
+			CHECK_MSG(t, model_has(&r->b, (uint64_t)(cases[i].off_a - lo)) &&
+					     model_has(&r->b, (uint64_t)(cases[i].off_b - lo)),
+				  "case %zu (%s): both offsets", i, w ? "spilled" : "register");
+		}
+		/* (states_equal() compares stack pointers exactly, as the
+		 * kernel's regsafe() does: no containment check here.) */
+next:
+		state_drop(f.env, j);
+		fixture_done(t, &f);
+	}
+}
+
 int main(void)
 {
 	struct test_ctx t = { 0 };
@@ -883,6 +954,7 @@ int main(void)
 	RUN(&t, test_join_invalid_slot);
 	RUN(&t, test_join_scalar_ids);
 	RUN(&t, test_join_fold_offsets);
+	RUN(&t, test_join_stack_fold);
 	RUN(&t, test_join_packet_fold);
 	RUN(&t, test_join_packet_end);
 	RUN(&t, test_join_nullable);
