@@ -211,6 +211,9 @@ struct join_walk {
 	/* The site whose summary the walk last resumed: every pending path
 	 * comes from it. */
 	struct join_site *origin;
+	/* The summary the current path's arrival joined or queued, until
+	 * the next visit: resumed at once, it continues that arrival. */
+	struct join_disj *arrived;
 	struct join_loop *loops;
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */

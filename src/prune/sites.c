@@ -132,6 +132,7 @@ static int heap_push(struct vet_env *env, struct join_walk *w, struct join_site 
 		i = (i - 1) / 2;
 	}
 	s->disj[d]->queued = true;
+	w->arrived = s->disj[d];
 	return 0;
 }
 
@@ -445,6 +446,7 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 
 	if (err)
 		return err;
+	w->arrived = s->disj[d];
 	/* A register unreadable on one side is unreadable in the join. */
 	if (changed)
 		s->disj[d]->digest = join_shape_digest(&s->disj[d]->st);
@@ -997,7 +999,10 @@ int join_visit(struct vet_env *env, uint32_t idx)
 {
 	struct join_walk *w = env->join;
 	struct join_site *h = w->resumed_at == idx ? NULL : exited_pass(env, w, idx);
-	int ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
+	int ret;
+
+	w->arrived = NULL;
+	ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
 
 	if ((ret == 0 || ret == 2) && merged_open(w))
 		join_fact_record(env, w, idx);
@@ -1225,19 +1230,28 @@ static int open_window(struct vet_env *env, struct join_walk *w, struct join_sit
 }
 
 /* Resumes the first queued summary as the current state. Returns
- * -ENOENT when none is queued. */
+ * -ENOENT when none is queued, 1 when the summary is the one the path
+ * that just ended joined at its last instruction (the walk goes on from
+ * that arrival: do_check() counts the instruction once), 0 otherwise. */
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 {
 	struct join_walk *w = env->join;
+	struct join_disj *d, *arrived;
 	struct join_entry e;
-	struct join_disj *d;
+	uint64_t seq;
 	int err;
 
 	if (!w)
 		return -ENOENT;
+	arrived = w->arrived;
+	seq = w->seq;
+	w->arrived = NULL;
 	err = close_windows(env, w);
 	if (err)
 		return err;
+	/* Closing a pass may free and queue summaries: no continuation. */
+	if (w->seq != seq)
+		arrived = NULL;
 	if (!w->heap_cnt)
 		return -ENOENT;
 	e = heap_pop(w);
@@ -1268,7 +1282,7 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	w->resumed_at = e.site->insn;
 	w->origin = e.site;
 	env->stats.join_resumes++;
-	return 0;
+	return d == arrived;
 }
 
 /* At the end of the walk: did the last pass of every loop prove that its

@@ -628,8 +628,10 @@ static int guide_visit(struct vet_env *env, bool *path_done)
 	return rc;
 }
 
-/* Called when a path ends: account branches and resume the next one. */
-static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
+/* Called when a path ends: account branches and resume the next one.
+ * *again: the joined walk goes on from the summary the path's last
+ * arrival joined, at the same instruction (counted once). */
+static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done, bool *again)
 {
 	bool pop_log = !(env->log.level & LOG_LEVEL2);
 	int err;
@@ -646,8 +648,12 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 	if (err)
 		return err;
 	err = pop_stack(env, prev_insn_idx, &env->insn_idx, pop_log);
-	if (err == -ENOENT && env->join)
+	if (err == -ENOENT && env->join) {
 		err = join_resume(env, prev_insn_idx);
+		*again = err == 1;
+		if (err == 1)
+			err = 0;
+	}
 	stack_live_reset_chain(env);
 	if (err == -ENOENT) {
 		*done = true;
@@ -658,7 +664,7 @@ static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done)
 
 int do_check(struct vet_env *env)
 {
-	bool print_from = false;
+	bool print_from = false, again = false;
 	uint32_t prev_insn_idx = (uint32_t)-1;
 	bool done = false;
 	int err;
@@ -675,12 +681,16 @@ int do_check(struct vet_env *env)
 			return -EFAULT;
 		}
 		insn = &env->insns[env->insn_idx];
-		trace_visit(env, env->insn_idx);
-		if (++env->stats.insn_processed > COMPLEXITY_LIMIT_INSNS) {
+		if (!again)
+			trace_visit(env, env->insn_idx);
+		/* A summary resumed where the path before joined it goes on
+		 * from that arrival, which was counted. */
+		if (!again && ++env->stats.insn_processed > COMPLEXITY_LIMIT_INSNS) {
 			verbose(env, "BPF program is too large. Processed %llu insn\n",
 				(unsigned long long)env->stats.insn_processed);
 			return -E2BIG;
 		}
+		again = false;
 		env->cur->last_insn_idx = env->prev_insn_idx;
 		env->cur->insn_idx = env->insn_idx;
 		env->cur_hist_idx = -1;
@@ -694,7 +704,7 @@ int do_check(struct vet_env *env)
 		if (joined == 1) {
 			if (log_enabled(&env->log))
 				verbose(env, "%u: joined\n", env->insn_idx);
-			err = finish_path(env, &prev_insn_idx, &done);
+			err = finish_path(env, &prev_insn_idx, &done, &again);
 			if (err)
 				return err;
 			print_from = true;
@@ -715,7 +725,7 @@ int do_check(struct vet_env *env)
 					else
 						verbose(env, "%u: safe\n", env->insn_idx);
 				}
-				err = finish_path(env, &prev_insn_idx, &done);
+				err = finish_path(env, &prev_insn_idx, &done, &again);
 				if (err)
 					return err;
 				print_from = true;
@@ -748,7 +758,7 @@ int do_check(struct vet_env *env)
 			if (path_done) {
 				while (env->head)
 					drop_pending_head(env);
-				err = finish_path(env, &prev_insn_idx, &done);
+				err = finish_path(env, &prev_insn_idx, &done, &again);
 				if (err)
 					return err;
 				continue;
@@ -787,7 +797,7 @@ int do_check(struct vet_env *env)
 
 			guide_follow(env, prev_insn_idx, &path_done, &resume);
 			if (resume) {
-				err = finish_path(env, &prev_insn_idx, &done);
+				err = finish_path(env, &prev_insn_idx, &done, &again);
 				if (err)
 					return err;
 				print_from = true;
@@ -795,7 +805,7 @@ int do_check(struct vet_env *env)
 			}
 		}
 		if (path_done) {
-			err = finish_path(env, &prev_insn_idx, &done);
+			err = finish_path(env, &prev_insn_idx, &done, &again);
 			if (err)
 				return err;
 			print_from = true;

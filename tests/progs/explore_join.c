@@ -249,6 +249,20 @@ SEC("socket") __naked int nested_offset_past_end(void)
 		     : __clobber_all);
 }
 
+/* Jumps to the next instruction: each is a place where two edges meet,
+ * but one path only ever arrives. Joined, the walk goes on from that
+ * arrival, and each instruction counts once, as in the kernel's walk. */
+SEC("socket") __naked int one_way_in(void)
+{
+	asm volatile("r0 = *(u32 *)(r1 + 0);"
+		     "if r0 != 0 goto +0;"
+		     "if r0 != 1 goto +0;"
+		     "if r0 != 2 goto +0;"
+		     "if r0 != 3 goto +0;"
+		     "r0 = 0;"
+		     "exit;" ::: __clobber_all);
+}
+
 /* A pointer spilled inside a loop to a slot never written before it:
  * where the trips meet, the slot is unwritten on one side and a pointer
  * on the other. */
