@@ -1356,11 +1356,63 @@ static bool moves_pointer(const struct vstate *sum, const struct vstate *cur)
 	return false;
 }
 
+/* Does a conditional jump that leaves loop l's body compare by order
+ * (<, <=, >, >=)? Only such a test bounds a merged value that grows by
+ * more than one a trip. */
+static bool order_exit(const struct vet_env *env, const struct join_loop *l)
+{
+	for (uint32_t j = 0; j < l->norder; j++) {
+		const struct bpfvet_insn *insn = &env->insns[l->order[j]];
+		uint8_t cls = BPF_CLASS(insn->code), op = BPF_OP(insn->code);
+		uint32_t succ[2];
+
+		if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_JA || op == BPF_CALL ||
+		    op == BPF_EXIT || op == BPF_JCOND || op == BPF_JEQ || op == BPF_JNE ||
+		    op == BPF_JSET || insn_successors(env, l->order[j], succ) != 2)
+			continue;
+		if (!join_loop_contains(l, succ[0]) || !join_loop_contains(l, succ[1]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * At the first trip back: will the merge prove no bound on the trips
+ * (close_window() then walks the loop trip by trip, after passes that
+ * widened its values to the extremes)? The proof needs a scalar that
+ * every trip moves one way (join_delta_terminates()). None moved so on
+ * the paths walked so far, or each that did moved by a range (i += 3 or
+ * 7), and every test that leaves the loop is an equality: nothing then
+ * stops the widening below a wrap. More paths only widen the deltas, so
+ * the first trip is enough to tell.
+ */
+static bool proof_unlikely(struct vet_env *env, const struct join_walk *w,
+			   const struct join_site *s)
+{
+	struct form back[JOIN_LOCS], *in;
+	bool exact = false;
+	struct uses u;
+	int ret;
+
+	if (s->ndisj != 1 || order_exit(env, s->loop))
+		return false;
+	ret = analyse(env, w, s, &in, back, &u);
+	vet_free(env, in);
+	if (ret <= 0)
+		return false;
+	for (int k = 0; k < JOIN_LOCS; k++)
+		if (s->pass->head[k].kind == HEAD_SCALAR && back[k].kind == F_SYM &&
+		    back[k].loc == k && (back[k].lo >= 1 || back[k].hi <= -1))
+			exact |= back[k].lo == back[k].hi;
+	return !exact;
+}
+
 /* At the first trip back of a merged head: does it look like a loop of a
  * few trips (join_trips_guess()), one that moves a pointer with no
  * counter that a test bounds (the merged pointer would grow without
- * bound), or one around a loop walked trip by trip? Then trip by trip
- * costs less. */
+ * bound), one around a loop walked trip by trip, or one whose trips no
+ * merge will bound (proof_unlikely(): then walked as the kernel walks
+ * it)? Then trip by trip costs less. */
 bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 			    struct join_site *s, const struct vstate *sum)
 {
@@ -1376,7 +1428,12 @@ bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 		if (s->body[i]->loop && s->body[i]->exact)
 			return true;
 	trips = join_trips_guess(env, w, s);
-	return trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur));
+	if (trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur)))
+		return true;
+	if (trips != UINT64_MAX || !proof_unlikely(env, w, s))
+		return false;
+	s->kernel_like = true;
+	return true;
 }
 
 /* Passes in which a relation in use failed, before a head gives up its
