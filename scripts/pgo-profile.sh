@@ -1,9 +1,10 @@
 #!/bin/sh
 # make pgo-profile: the block counts the optimised build is guided by.
 # An instrumented CLI (in BUILD_DIR) verifies every object of the selftest
-# corpus for the recorded 6.18 target, once each, and the counts of all
-# runs are merged and written as text (diffable, and readable by any
-# llvm-profdata of the same major version) to OUT.
+# corpus for the recorded 6.18 target, once with the kernel's walk and
+# once with --explore=join (whose code the kernel's walk never runs), and
+# the counts of all runs are merged and written as text (diffable, and
+# readable by any llvm-profdata of the same major version) to OUT.
 # Usage: scripts/pgo-profile.sh BUILD_DIR OUT.proftext
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,9 +23,11 @@ n=0
 for obj in "$CORPUS"/progs/*.o "$CORPUS"/verifier/*.o; do
 	[ -e "$obj" ] || continue
 	# Rejections and unsupported programs are part of the training.
-	# shellcheck disable=SC2086
-	LLVM_PROFILE_FILE="$B/prof/%m.profraw" "$B/bpfvet" verify $TARGET -q "$obj" \
-		>/dev/null 2>&1 || true
+	for explore in kernel join; do
+		# shellcheck disable=SC2086
+		LLVM_PROFILE_FILE="$B/prof/%m.profraw" "$B/bpfvet" verify $TARGET -q \
+			--explore=$explore "$obj" >/dev/null 2>&1 || true
+	done
 	n=$((n + 1))
 done
 llvm-profdata-19 merge -o "$B/prof/merged.profdata" "$B"/prof/*.profraw
