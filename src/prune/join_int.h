@@ -116,6 +116,9 @@ struct join_disj {
 	struct vstate st;
 	uint64_t digest;	/* join_shape_digest() of st */
 	bool queued;
+	/* Made or grown by an arrival since its last walk: its next walk
+	 * goes on from those arrivals, each counted as it came. */
+	bool paid;
 	/* Walked outside every loop, its state freed: a later arrival (rare,
 	 * the queue's order sees to it) makes a summary of its own. */
 	bool spent;
@@ -211,9 +214,6 @@ struct join_walk {
 	/* The site whose summary the walk last resumed: every pending path
 	 * comes from it. */
 	struct join_site *origin;
-	/* The summary the current path's arrival joined or queued, until
-	 * the next visit: resumed at once, it continues that arrival. */
-	struct join_disj *arrived;
 	struct join_loop *loops;
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */

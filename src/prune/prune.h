@@ -50,7 +50,7 @@ void join_free(struct vet_env *env);
  * path goes too (they came from the loop's abandoned pass). */
 #define JOIN_RESTARTED 3
 int join_visit(struct vet_env *env, uint32_t idx);
-/* 1: the summary resumed is the one the ended path's arrival joined. */
+/* 1: the summary resumed goes on from arrivals already counted. */
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx);
 int join_finish(struct vet_env *env);
 int join_recover(struct vet_env *env, int err);

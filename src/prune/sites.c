@@ -132,7 +132,6 @@ static int heap_push(struct vet_env *env, struct join_walk *w, struct join_site 
 		i = (i - 1) / 2;
 	}
 	s->disj[d]->queued = true;
-	w->arrived = s->disj[d];
 	return 0;
 }
 
@@ -335,6 +334,7 @@ static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_si
 		return err;
 	make_summary(&d->st, s->insn);
 	d->digest = join_shape_digest(&d->st);
+	d->paid = true;
 	return heap_push(env, w, s, s->ndisj - 1, back_edge);
 }
 
@@ -446,7 +446,9 @@ static int join_into(struct vet_env *env, struct join_walk *w, struct join_site 
 
 	if (err)
 		return err;
-	w->arrived = s->disj[d];
+	/* The walk from the summary goes on from this arrival too. */
+	if (changed || s->disj[d]->queued)
+		s->disj[d]->paid = true;
 	/* A register unreadable on one side is unreadable in the join. */
 	if (changed)
 		s->disj[d]->digest = join_shape_digest(&s->disj[d]->st);
@@ -999,10 +1001,7 @@ int join_visit(struct vet_env *env, uint32_t idx)
 {
 	struct join_walk *w = env->join;
 	struct join_site *h = w->resumed_at == idx ? NULL : exited_pass(env, w, idx);
-	int ret;
-
-	w->arrived = NULL;
-	ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
+	int ret = h ? hold_exit(env, h, idx) : visit_site(env, w, idx);
 
 	if ((ret == 0 || ret == 2) && merged_open(w))
 		join_fact_record(env, w, idx);
@@ -1066,6 +1065,9 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 	s->ndeferred = s->deferred_cap = ndeferred;
 	s->exact = true;
 	err = add_disjunct(env, w, s, entry, false);
+	/* The entries were walked before: this walk is new work. */
+	if (!err)
+		s->disj[s->ndisj - 1]->paid = false;
 	if (!err)
 		err = flush_deferred(env, w, s);
 	return err < 0 ? err : 0;
@@ -1230,33 +1232,30 @@ static int open_window(struct vet_env *env, struct join_walk *w, struct join_sit
 }
 
 /* Resumes the first queued summary as the current state. Returns
- * -ENOENT when none is queued, 1 when the summary is the one the path
- * that just ended joined at its last instruction (the walk goes on from
- * that arrival: do_check() counts the instruction once), 0 otherwise. */
+ * -ENOENT when none is queued, 1 when the walk from it goes on from the
+ * arrivals that made or grew it (each counted as it came: do_check()
+ * does not count the instruction again), 0 when it walks the summary
+ * again with no new arrival (a loop started again, a pass retried). */
 int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 {
 	struct join_walk *w = env->join;
-	struct join_disj *d, *arrived;
 	struct join_entry e;
-	uint64_t seq;
+	struct join_disj *d;
+	bool paid;
 	int err;
 
 	if (!w)
 		return -ENOENT;
-	arrived = w->arrived;
-	seq = w->seq;
-	w->arrived = NULL;
 	err = close_windows(env, w);
 	if (err)
 		return err;
-	/* Closing a pass may free and queue summaries: no continuation. */
-	if (w->seq != seq)
-		arrived = NULL;
 	if (!w->heap_cnt)
 		return -ENOENT;
 	e = heap_pop(w);
 	d = e.site->disj[e.disj];
 	d->queued = false;
+	paid = d->paid;
+	d->paid = false;
 	if (e.site->loop)
 		reset_body(env, e.site);
 	state_clear(env, env->cur);
@@ -1282,7 +1281,7 @@ int join_resume(struct vet_env *env, uint32_t *prev_insn_idx)
 	w->resumed_at = e.site->insn;
 	w->origin = e.site;
 	env->stats.join_resumes++;
-	return d == arrived;
+	return paid;
 }
 
 /* At the end of the walk: did the last pass of every loop prove that its

@@ -629,8 +629,8 @@ static int guide_visit(struct vet_env *env, bool *path_done)
 }
 
 /* Called when a path ends: account branches and resume the next one.
- * *again: the joined walk goes on from the summary the path's last
- * arrival joined, at the same instruction (counted once). */
+ * *again: the joined walk resumes a summary that goes on from arrivals
+ * already counted at its instruction (join_resume()). */
 static int finish_path(struct vet_env *env, uint32_t *prev_insn_idx, bool *done, bool *again)
 {
 	bool pop_log = !(env->log.level & LOG_LEVEL2);
@@ -683,8 +683,8 @@ int do_check(struct vet_env *env)
 		insn = &env->insns[env->insn_idx];
 		if (!again)
 			trace_visit(env, env->insn_idx);
-		/* A summary resumed where the path before joined it goes on
-		 * from that arrival, which was counted. */
+		/* A summary resumed goes on from the arrivals that made
+		 * it, which were counted. */
 		if (!again && ++env->stats.insn_processed > COMPLEXITY_LIMIT_INSNS) {
 			verbose(env, "BPF program is too large. Processed %llu insn\n",
 				(unsigned long long)env->stats.insn_processed);
