@@ -76,7 +76,7 @@ struct stack_live {
 
 static bool disabled(const struct vet_env *env)
 {
-	return env->opts_off & BPFVET_NO_STACK_LIVENESS;
+	return (env->opts_off & BPFVET_NO_STACK_LIVENESS) || env->join;
 }
 
 static void graph_free(struct vet_env *env, struct live_graph *g)
