@@ -34,8 +34,10 @@ struct join_loop {
 	uint32_t *order;	/* the body's instructions by rank */
 	uint32_t norder;
 	/* The constants the body's own jumps compare with: where its
-	 * counters stop, tried before the program's (join_walk.thr). */
+	 * counters stop, tried before the program's (join_walk.thr), once
+	 * thr_ready (join_loop_thresholds()). */
 	struct join_thresholds thr;
+	bool thr_ready;
 	/* The registers of every state the current facts' walk walked from
 	 * the head (join_deltas.c): valid when gen is join_walk.fact_gen;
 	 * scalar, a bit per register that held a scalar in all of them. */
@@ -218,6 +220,7 @@ struct join_walk {
 	uint32_t nloops, loops_cap;
 	uint32_t *loop_of;		/* per insn: 1 + its loop, 0 if no head */
 	struct join_thresholds thr;
+	bool thr_ready;
 	/* Per insn: the slots of its frame some path from it may read
 	 * (join_slots.c); NULL: all of them. */
 	uint64_t *live_slots;
@@ -255,6 +258,8 @@ bool join_is_back_edge(const struct vet_env *env, const struct join_walk *w, uin
 bool join_loop_contains(const struct join_loop *l, uint32_t insn);
 void join_widen_bounds(struct bounds *into, const struct bounds *in,
 		       const struct join_thresholds *t);
+int join_loop_thresholds(struct vet_env *env, struct join_walk *w, uint32_t head,
+			 const struct join_thresholds **out);
 int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
 			    struct join_thresholds *t);
 void join_thresholds_free(struct vet_env *env, struct join_thresholds *t);

@@ -500,14 +500,34 @@ int join_loops_init(struct vet_env *env, struct join_walk *w)
 {
 	int err = find_loops(env, w);
 
-	if (err)
-		return err;
-	err = collect_thresholds(env, &w->thr, NULL, 0, env->insn_cnt);
-	for (uint32_t i = 0; !err && i < w->nloops; i++) {
-		err = collect_thresholds(env, &w->loops[i].thr, &w->loops[i], 0, env->insn_cnt);
-		w->loops[i].thr.next = &w->thr;
-	}
 	return err;
+}
+
+/* The thresholds the loop headed at insn widens to: its own, then the
+ * program's. Collected when first asked for: most loops converge before
+ * they widen, and sorting every constant of a large program four ways
+ * costs more than a small program's walk. */
+int join_loop_thresholds(struct vet_env *env, struct join_walk *w, uint32_t head,
+			 const struct join_thresholds **out)
+{
+	struct join_loop *l = &w->loops[w->loop_of[head] - 1];
+	int err;
+
+	if (!w->thr_ready) {
+		err = collect_thresholds(env, &w->thr, NULL, 0, env->insn_cnt);
+		if (err)
+			return err;
+		w->thr_ready = true;
+	}
+	if (!l->thr_ready) {
+		err = collect_thresholds(env, &l->thr, l, 0, env->insn_cnt);
+		if (err)
+			return err;
+		l->thr.next = &w->thr;
+		l->thr_ready = true;
+	}
+	*out = &l->thr;
+	return 0;
 }
 
 void join_loops_free(struct vet_env *env, struct join_walk *w)

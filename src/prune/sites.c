@@ -437,13 +437,16 @@ static int protect_checkpoints(struct vet_env *env)
 static int join_into(struct vet_env *env, struct join_walk *w, struct join_site *s,
 		     uint32_t d, bool back_edge)
 {
-	struct join_widening wd = { (env->opts_off & BPFVET_NO_THRESHOLDS) ? NULL :
-				    s->loop ? &s->loop->thr : &w->thr };
+	struct join_widening wd = { NULL };
 	bool widen = back_edge && s->growths >= JOIN_WIDEN_AFTER;
 	bool changed;
-	int err = join_matching_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL,
-					&changed);
+	int err = 0;
 
+	if (widen && !(env->opts_off & BPFVET_NO_THRESHOLDS))
+		err = join_loop_thresholds(env, w, s->insn, &wd.t);
+	if (!err)
+		err = join_matching_states(env, &s->disj[d]->st, env->cur, widen ? &wd : NULL,
+					   &changed);
 	if (err)
 		return err;
 	/* The walk from the summary goes on from this arrival too. */
