@@ -544,6 +544,7 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 	struct bpfvet_result prev;
 	size_t osz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
 	int err = verify_traced(prog, opts, res, NULL);
+	uint64_t coarse;
 
 	if (err || res->sz < offsetof(struct bpfvet_result, join_error) + sizeof(res->join_error) ||
 	    res->explore != BPFVET_EXPLORE_JOIN || res->verdict != BPFVET_REJECTED)
@@ -551,13 +552,14 @@ static int verify_join(const struct bpfvet_program *prog, const struct bpfvet_ve
 	memset(&o, 0, sizeof(o));
 	memcpy(&o, opts, osz);
 	o.sz = sizeof(o);
-	/* A walk out of room gains nothing from another joined walk. */
-	if ((res->join_loop_merges || res->join_call_widens) &&
-	    (o.disable & (BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN)) !=
-		    (BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN) &&
-	    res->err != -E2BIG) {
+	/* What the walk merged that may have lost a relation the program
+	 * needs: the second walk goes without those (and keeps the rest).
+	 * A walk out of room gains nothing from another joined walk. */
+	coarse = (res->join_loop_merges ? BPFVET_NO_LOOP_WIDEN : 0) |
+		 (res->join_call_widens ? BPFVET_NO_CALL_WIDEN : 0);
+	if ((coarse & ~o.disable) && res->err != -E2BIG) {
 		memcpy(&prev, res, sizeof(prev));
-		o.disable |= BPFVET_NO_LOOP_WIDEN | BPFVET_NO_CALL_WIDEN;
+		o.disable |= coarse;
 		log_note(&o, "--- joined walk, loops trip by trip ---\n");
 		err = verify_traced(prog, &o, res, NULL);
 		if (err)
