@@ -262,11 +262,19 @@ static void step(struct slot_pass *p, uint32_t idx, struct spstate *s, uint64_t 
 	const struct bpfvet_insn *insn = &p->env->insns[idx];
 	uint8_t cls = BPF_CLASS(insn->code), mode = BPF_MODE(insn->code);
 	uint32_t size = bpf_size_bytes(insn->code);
-	struct spval *dst = &s->reg[insn->dst_reg], src = s->reg[insn->src_reg];
+	struct spval *dst, src;
 	int spi;
 
 	*rd = 0;
 	*kill = 0;
+	/* A register that does not exist: the walk rejects the program
+	 * here; nothing goes on, and every slot counts as read. */
+	if (insn->dst_reg >= MAX_BPF_REG || insn->src_reg >= MAX_BPF_REG) {
+		*rd = ALL_SLOTS;
+		return;
+	}
+	dst = &s->reg[insn->dst_reg];
+	src = s->reg[insn->src_reg];
 	switch (cls) {
 	case BPF_LD:
 		if (mode == BPF_IMM)
