@@ -19,6 +19,7 @@
 #include "prune/join_int.h"
 #include "prune/prune.h"
 #include "state/state.h"
+#include "state_fixture.h"
 
 #define ROUNDS 20000
 
@@ -35,31 +36,6 @@ struct fixture {
 	struct vet_env *env;
 	struct vstate *a, *b;
 };
-
-static struct vstate *state_new(struct test_ctx *t, struct vet_env *env, int slots)
-{
-	struct vstate *st = calloc(1, sizeof(*st));
-
-	CHECK(t, st != NULL);
-	if (!st)
-		return NULL;
-	st->frame[0] = vet_calloc(env, 1, sizeof(*st->frame[0]));
-	CHECK(t, st->frame[0] != NULL);
-	if (!st->frame[0]) {
-		free(st);
-		return NULL;
-	}
-	frame_init(env, st->frame[0], -1, 0, 0);
-	CHECK_INT(t, frame_grow_stack(env, st->frame[0], slots * BPF_REG_SIZE), 0);
-	return st;
-}
-
-static void state_drop(struct vet_env *env, struct vstate *st)
-{
-	if (st)
-		state_clear(env, st);
-	free(st);
-}
 
 /* One frame at instruction 0, every register live there, 4 stack slots
  * (invalid). */
@@ -78,8 +54,8 @@ static bool fixture_init(struct test_ctx *t, struct fixture *f)
 		return false;
 	f->env->aux[0].live_regs_before = 0x7ff;
 	f->env->id_gen = 100;
-	f->a = state_new(t, f->env, 4);
-	f->b = state_new(t, f->env, 4);
+	f->a = fixture_state_new(t, f->env, 4);
+	f->b = fixture_state_new(t, f->env, 4);
 	return f->a && f->b;
 }
 
@@ -87,8 +63,8 @@ static void fixture_done(struct test_ctx *t, struct fixture *f)
 {
 	if (!f->env)
 		return;
-	state_drop(f->env, f->a);
-	state_drop(f->env, f->b);
+	fixture_state_drop(f->env, f->a);
+	fixture_state_drop(f->env, f->b);
 	frame_pool_drain(f->env);
 	CHECK_INT(t, f->env->mem.cur, 0);
 	vet_mem_release(&f->env->mem);
@@ -207,9 +183,9 @@ static void test_join_scalars(struct test_ctx *t)
 	if (again)
 		CHECK(t, states_equal(f.env, again, ab, EXACT));
 out:
-	state_drop(f.env, again);
-	state_drop(f.env, ba);
-	state_drop(f.env, ab);
+	fixture_state_drop(f.env, again);
+	fixture_state_drop(f.env, ba);
+	fixture_state_drop(f.env, ab);
 	fixture_done(t, &f);
 }
 
@@ -244,7 +220,7 @@ static void test_join_slot_bytes(struct test_ctx *t)
 	CHECK(t, states_equal(f.env, j, f.a, NOT_EXACT));
 	CHECK(t, states_equal(f.env, j, f.b, NOT_EXACT));
 out:
-	state_drop(f.env, j);
+	fixture_state_drop(f.env, j);
 	fixture_done(t, &f);
 }
 
@@ -292,12 +268,12 @@ static void test_join_keeps_apart(struct test_ctx *t)
 			CHECK_MSG(t, states_equal(f.env, j, f.a, EXACT), "%s: into touched",
 				  cases[i].what);
 		/* in the other order too */
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		j = NULL;
 		CHECK_MSG(t, join_copy(t, f.env, &j, f.b, f.a, &changed) == 1,
 			  "%s: joined (b, a)", cases[i].what);
 next:
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		fixture_done(t, &f);
 	}
 }
@@ -316,7 +292,7 @@ static void test_join_invalid_slot(struct test_ctx *t)
 	memset(slot(f.b, 0)->slot_type, STACK_SPILL, BPF_REG_SIZE);
 	set_map_value(&slot(f.b, 0)->spilled_ptr, 1, 0);
 	for (int order = 0; order < 2; order++) {
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		j = NULL;
 		CHECK_INT(t, join_copy(t, f.env, &j, order ? f.b : f.a, order ? f.a : f.b,
 				       &changed), 0);
@@ -338,11 +314,11 @@ static void test_join_invalid_slot(struct test_ctx *t)
 	/* pointer spill vs scalar spill: apart (but for NULL against a map
 	 * value: test_join_nullable) */
 	spill_scalar(slot(f.a, 0), 5);
-	state_drop(f.env, j);
+	fixture_state_drop(f.env, j);
 	j = NULL;
 	CHECK_INT(t, join_copy(t, f.env, &j, f.a, f.b, &changed), 1);
 out:
-	state_drop(f.env, j);
+	fixture_state_drop(f.env, j);
 	fixture_done(t, &f);
 }
 
@@ -380,7 +356,7 @@ static void test_join_scalar_ids(struct test_ctx *t)
 	CHECK(t, changed);
 	check_above_both(t, f.env, j, f.a, f.b);
 out:
-	state_drop(f.env, j);
+	fixture_state_drop(f.env, j);
 	fixture_done(t, &f);
 }
 
@@ -433,7 +409,7 @@ static void test_join_fold_offsets(struct test_ctx *t)
 		CHECK_MSG(t, model_has(&reg(j, 6)->b, (uint64_t)(int64_t)(cases[i].off_b - lo)),
 			  "case %zu: b's offset %d", i, cases[i].off_b);
 next:
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		fixture_done(t, &f);
 	}
 }
@@ -527,7 +503,7 @@ static void test_join_packet_fold(struct test_ctx *t)
 		CHECK_MSG(t, reg(j, 6)->id != 0 && reg(j, 6)->id != reg(j, 7)->id,
 			  "%s: ids %u and %u", cases[i].what, reg(j, 6)->id, reg(j, 7)->id);
 next:
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		fixture_done(t, &f);
 	}
 }
@@ -564,7 +540,7 @@ static void test_join_packet_end(struct test_ctx *t)
 			  cases[i].a, cases[i].b, reg(j, 3)->range);
 		CHECK_INT(t, reg(j, 3)->off, 14);
 next:
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		fixture_done(t, &f);
 	}
 }
@@ -649,7 +625,7 @@ static void test_join_nullable(struct test_ctx *t)
 			if (cases[i].spill)
 				CHECK_INT(t, slot(j, 1)->slot_type[0], STACK_SPILL);
 next:
-			state_drop(f.env, j);
+			fixture_state_drop(f.env, j);
 			fixture_done(t, &f);
 		}
 	}
@@ -919,7 +895,7 @@ static void test_join_stack_fold(struct test_ctx *t)
 		CHECK_MSG(t, join_copy(t, f.env, &j, f.a, f.b, &changed) ==
 				     (cases[i].off_a == cases[i].off_b && !cases[i].frame_b ? 0 : 1),
 			  "case %zu: without JOIN_STACK_MOVES", i);
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		j = NULL;
 		CHECK_MSG(t, join_copy_how(t, f.env, &j, f.a, f.b, JOIN_STACK_MOVES, &changed) ==
 				     cases[i].joined,
@@ -939,7 +915,7 @@ static void test_join_stack_fold(struct test_ctx *t)
 		/* (states_equal() compares stack pointers exactly, as the
 		 * kernel's regsafe() does: no containment check here.) */
 next:
-		state_drop(f.env, j);
+		fixture_state_drop(f.env, j);
 		fixture_done(t, &f);
 	}
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "state/state.h"
+#include "state_fixture.h"
 #include "test.h"
 
 static struct vet_env *env_new(struct test_ctx *t)
@@ -37,15 +38,9 @@ static void env_done(struct test_ctx *t, struct vet_env *env)
  * the constant i. */
 static struct vstate *state_new(struct test_ctx *t, struct vet_env *env, int slots)
 {
-	struct vstate *st = calloc(1, sizeof(*st));
+	struct vstate *st = fixture_state_new(t, env, slots);
 
-	CHECK(t, st != NULL);
-	if (!st)
-		return NULL;
-	st->frame[0] = vet_calloc(env, 1, sizeof(*st->frame[0]));
-	CHECK(t, st->frame[0] != NULL);
-	CHECK_INT(t, frame_grow_stack(env, st->frame[0], slots * BPF_REG_SIZE), 0);
-	for (int i = 0; i < slots; i++) {
+	for (int i = 0; st && i < slots; i++) {
 		struct stack_slot *s = stack_slot_at(st->frame[0], i);
 
 		memset(s->slot_type, STACK_SPILL, sizeof(s->slot_type));
@@ -53,13 +48,6 @@ static struct vstate *state_new(struct test_ctx *t, struct vet_env *env, int slo
 		s->spilled_ptr.off = i;
 	}
 	return st;
-}
-
-static void state_drop(struct vet_env *env, struct vstate *st)
-{
-	if (st)
-		state_clear(env, st);
-	free(st);
 }
 
 static const struct stack_page *page_of(const struct vstate *st, int spi)
@@ -86,7 +74,7 @@ static void check_grow(struct test_ctx *t)
 	CHECK_INT(t, stack_slot_at(f, 63)->spilled_ptr.type, NOT_INIT);
 	CHECK_INT(t, frame_grow_stack(env, f, MAX_BPF_STACK + 8), -E2BIG);
 out:
-	state_drop(env, st);
+	fixture_state_drop(env, st);
 	env_done(t, env);
 }
 
@@ -131,9 +119,9 @@ static void check_share_and_own(struct test_ctx *t)
 	CHECK_INT(t, frame_own_slot(env, ck2->frame[0], 1), 0);
 	CHECK(t, page_of(ck2, 0) == shared);
 out:
-	state_drop(env, ck2);
-	state_drop(env, ck1);
-	state_drop(env, cur);
+	fixture_state_drop(env, ck2);
+	fixture_state_drop(env, ck1);
+	fixture_state_drop(env, cur);
 	env_done(t, env);
 }
 
@@ -171,9 +159,9 @@ out:
 	vet_free(env, p1);
 	vet_free(env, p2);
 	free(q2);
-	state_drop(env, q1);
-	state_drop(env, ck);
-	state_drop(env, cur);
+	fixture_state_drop(env, q1);
+	fixture_state_drop(env, ck);
+	fixture_state_drop(env, cur);
 	env_done(t, env);
 }
 
