@@ -162,6 +162,9 @@ struct join_site {
 	 * trip by trip when a merged pass fails. */
 	struct vstate *entry;
 	bool no_restart;
+	/* stats.total_states when its first summary was made: the kernel
+	 * checkpoints made since go if the loop starts again. */
+	uint64_t merge_ckpts;
 	bool overflow;		/* all shapes taken: some paths went through */
 	/* bpfvet selfcheck: summaries the walk walked and then cleared (a
 	 * pass or trip of a loop around it started afresh), kept until the

@@ -246,6 +246,7 @@ static int add_checkpoint(struct vet_env *env, uint32_t idx)
 	if (!sl)
 		return -ENOMEM;
 	env->stats.total_states++;
+	sl->seq = env->stats.total_states;
 	trace_state_stored(env, idx);
 	env->stats.explored_states_size++;
 	update_peak_states(env);
@@ -363,7 +364,7 @@ int is_state_visited(struct vet_env *env, uint32_t idx)
 		int n;
 
 		states_cnt++;
-		if (sl->state.insn_idx != idx)
+		if (sl->state.insn_idx != idx || sl->stale)
 			goto next;
 		if (sl->state.branches) {
 			ret = visit_unfinished(env, idx, &sl->state, force, &throttle);
@@ -398,6 +399,17 @@ next:
 		return 0;
 	ret = add_checkpoint(env, idx);
 	return ret < 0 ? ret : 0;
+}
+
+/* The checkpoints made after the first `seq` ones prune no more: their
+ * continuations ended where a joined walk has since dropped what they
+ * brought (sites.c, a loop started again trip by trip). */
+void prune_drop_since(struct vet_env *env, uint64_t seq)
+{
+	for (uint32_t i = 0; env->explored && i < env->insn_cnt; i++)
+		for (struct state_list *sl = env->explored[i]; sl; sl = sl->next)
+			if (sl->seq > seq)
+				sl->stale = true;
 }
 
 int init_explored_states(struct vet_env *env)

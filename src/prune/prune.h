@@ -61,6 +61,7 @@ void join_call_leave(struct vet_env *env);
 
 /* prune.c */
 int is_state_visited(struct vet_env *env, uint32_t insn_idx);
+void prune_drop_since(struct vet_env *env, uint64_t seq);
 int push_jmp_history(struct vet_env *env, struct vstate *st, uint32_t flags,
 		     uint64_t linked_regs);
 int update_branch_counts(struct vet_env *env, struct vstate *st);

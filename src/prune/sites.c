@@ -325,6 +325,8 @@ static int add_disjunct(struct vet_env *env, struct join_walk *w, struct join_si
 	if (!v)
 		return -ENOMEM;
 	s->disj = v;
+	if (!s->ndisj)
+		s->merge_ckpts = env->stats.total_states;
 	d = vet_calloc(env, 1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
@@ -1047,6 +1049,11 @@ static int restart_trip_by_trip(struct vet_env *env, struct join_walk *w, struct
 
 	if (!entry || s->no_restart || s->exact)
 		return -ENOENT;
+	/* Kernel checkpoints made since the merge began (in the body's
+	 * kernel-like loops, at sites past their shapes) ended their paths
+	 * at this head's summaries, which go now: they must not prune the
+	 * trips, whose continuations they would claim without walking. */
+	prune_drop_since(env, s->merge_ckpts);
 	/* Windows inside s's (and s's own, if still open) go with it. */
 	for (uint32_t i = w->nwin; i-- > 0;) {
 		if (w->win[i] == s) {

@@ -349,6 +349,11 @@ struct state_list {
 	/* Kept for bpfvet selfcheck from a joined walk: a site's summary or
 	 * a loop trip, which every run reaching it must lie in. */
 	bool summary;
+	/* Its number among the walk's checkpoints (stats.total_states when
+	 * it was made), and whether a joined walk dropped what its
+	 * continuations reached (a loop started again): it prunes nothing. */
+	uint64_t seq;
+	bool stale;
 };
 
 /* Capabilities the program is verified with. */

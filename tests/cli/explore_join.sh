@@ -277,3 +277,42 @@ if [ -f "$f" ]; then
 else
 	skip explore_join_bad_regs "no $f (make corpus)"
 fi
+
+# Every instruction the kernel's walk reaches, each joined walk reaches
+# too, with every part of the mode switched off in turn (distinct_insns):
+# a walk that accepts without visiting one has pruned a path whose
+# continuation nobody walked (--no-join-points once lost a loop's later
+# trips this way, at checkpoints of a merge the loop had abandoned).
+if [ -f build/corpus/progs/strobemeta_nounroll1.bpf.o ]; then
+	objs=
+	for o in loop1 loop2 loop4 loop6 strobemeta_nounroll1 test_cls_redirect test_sysctl_loop1; do
+		objs="$objs build/corpus/progs/$o.bpf.o"
+	done
+	# shellcheck disable=SC2086
+	"$BPFVET" $objs $TARGET -o csv -e file_name,prog_name,verdict,distinct_insns \
+		>"$TMP/reach-kernel.csv" 2>/dev/null
+	for sw in "" --no-join-points --no-loop-widen --no-thresholds --no-call-summaries \
+		--no-call-widen --no-stack-fold --no-nested-deltas --no-fallback; do
+		# shellcheck disable=SC2086
+		"$BPFVET" $objs $TARGET --explore=join $sw -o csv \
+			-e file_name,prog_name,verdict,distinct_insns >"$TMP/reach-join.csv" 2>/dev/null
+		bad=$(python3 - "$TMP/reach-kernel.csv" "$TMP/reach-join.csv" <<'PY'
+import csv, sys
+k = {(r['file_name'], r['prog_name']): r for r in csv.DictReader(open(sys.argv[1]))}
+j = list(csv.DictReader(open(sys.argv[2])))
+bad = ['%s/%s %s of %s' % (r['file_name'], r['prog_name'], r['distinct_insns'],
+                           k[(r['file_name'], r['prog_name'])]['distinct_insns'])
+       for r in j if r['verdict'] == 'success' and (r['file_name'], r['prog_name']) in k and
+       int(r['distinct_insns']) < int(k[(r['file_name'], r['prog_name'])]['distinct_insns'])]
+print('; '.join(bad) if bad or len(j) != len(k) else '')
+PY
+)
+		if [ -z "$bad" ]; then
+			pass "explore_join_reach ${sw:-all parts}"
+		else
+			fail "explore_join_reach ${sw:-all parts}" "accepted, fewer instructions reached: $bad"
+		fi
+	done
+else
+	skip explore_join_reach "no build/corpus/progs (make corpus)"
+fi
