@@ -274,11 +274,13 @@ int join_drop_dead_slots(struct vet_env *env, const struct join_walk *w, struct 
 			 uint32_t insn);
 void join_align_bounds(struct bounds *b);
 
-/* join_deltas.c */
-enum { HEAD_NONE, HEAD_SCALAR, HEAD_FOLDABLE, HEAD_POINTER };
+/* join_facts.c */
 int join_facts_init(struct vet_env *env, struct join_walk *w);
 void join_facts_free(struct vet_env *env, struct join_walk *w);
 void join_fact_record(struct vet_env *env, struct join_walk *w, uint32_t idx);
+
+/* join_deltas.c */
+enum { HEAD_NONE, HEAD_SCALAR, HEAD_FOLDABLE, HEAD_POINTER };
 int join_deltas(struct vet_env *env, const struct join_walk *w, const struct join_site *s,
 		struct join_delta *out);
 uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w,
