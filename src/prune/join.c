@@ -167,7 +167,9 @@ static bool scalar_slot(const struct stack_slot *s)
 	return true;
 }
 
-static bool invalid_or_spill(const struct stack_slot *s)
+/* A slot of plain bytes or a spill: none of the kinds (dynptrs,
+ * iterators, irq flags) that the join compares whole. */
+bool join_slot_plain(const struct stack_slot *s)
 {
 	for (int i = 0; i < BPF_REG_SIZE; i++)
 		if (s->slot_type[i] != STACK_INVALID && s->slot_type[i] != STACK_SPILL &&
@@ -186,7 +188,7 @@ static bool slot_joinable(const struct stack_slot *a, const struct stack_slot *b
 	    a->slot_type[BPF_REG_SIZE - 1] == STACK_SPILL)
 		return reg_joinable(&a->spilled_ptr, &b->spilled_ptr, how);
 	return (a->slot_type[0] == STACK_INVALID || b->slot_type[0] == STACK_INVALID) &&
-	       invalid_or_spill(a) && invalid_or_spill(b);
+	       join_slot_plain(a) && join_slot_plain(b);
 }
 
 static const struct stack_slot invalid_slot;
@@ -570,13 +572,19 @@ static bool join_scalar_slot(struct vet_env *env, const struct vstate *st,
 }
 
 /* Returns whether the slot changed: an invalid one absorbs anything. */
-static bool make_invalid(struct stack_slot *s)
+/* Every byte invalid and no register spilled: what a fresh slot is. */
+bool join_slot_invalid(const struct stack_slot *s)
 {
-	bool invalid = s->spilled_ptr.type == NOT_INIT;
-
 	for (int i = 0; i < BPF_REG_SIZE; i++)
-		invalid &= s->slot_type[i] == STACK_INVALID;
-	if (invalid)
+		if (s->slot_type[i] != STACK_INVALID)
+			return false;
+	return s->spilled_ptr.type == NOT_INIT;
+}
+
+/* Makes s invalid; returns whether it changed. */
+bool join_slot_invalidate(struct stack_slot *s)
+{
+	if (join_slot_invalid(s))
 		return false;
 	memset(s->slot_type, STACK_INVALID, sizeof(s->slot_type));
 	reg_mark_not_init(&s->spilled_ptr);
@@ -616,7 +624,7 @@ static int join_frame(struct vet_env *env, const struct vstate *st, struct func_
 		if (scalar_slot(a) && scalar_slot(b))
 			*changed |= join_scalar_slot(env, st, a, b, wd);
 		else if (memcmp(a->slot_type, b->slot_type, sizeof(a->slot_type)))
-			*changed |= make_invalid(a);
+			*changed |= join_slot_invalidate(a);
 		else
 			*changed |= join_reg(env, st, &a->spilled_ptr, &b->spilled_ptr, wd);
 	}

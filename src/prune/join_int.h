@@ -267,6 +267,11 @@ int join_collect_thresholds(struct vet_env *env, uint32_t from, uint32_t to,
 			    struct join_thresholds *t);
 void join_thresholds_free(struct vet_env *env, struct join_thresholds *t);
 
+/* join.c: kinds of stack slot */
+bool join_slot_plain(const struct stack_slot *s);
+bool join_slot_invalid(const struct stack_slot *s);
+bool join_slot_invalidate(struct stack_slot *s);
+
 /* join_slots.c */
 int join_slots_init(struct vet_env *env, struct join_walk *w);
 void join_slots_free(struct vet_env *env, struct join_walk *w);

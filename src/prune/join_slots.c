@@ -528,25 +528,6 @@ void join_slots_free(struct vet_env *env, struct join_walk *w)
 	w->live_slots = NULL;
 }
 
-/* Slots whose kind the join compares whole (dynptrs, iterators, irq
- * flags) hold what later checks read as identity: they stay. */
-static bool plain_slot(const struct stack_slot *s)
-{
-	for (int i = 0; i < BPF_REG_SIZE; i++)
-		if (s->slot_type[i] != STACK_INVALID && s->slot_type[i] != STACK_SPILL &&
-		    s->slot_type[i] != STACK_MISC && s->slot_type[i] != STACK_ZERO)
-			return false;
-	return true;
-}
-
-static bool slot_is_invalid(const struct stack_slot *s)
-{
-	for (int i = 0; i < BPF_REG_SIZE; i++)
-		if (s->slot_type[i] != STACK_INVALID)
-			return false;
-	return s->spilled_ptr.type == NOT_INIT;
-}
-
 /* Makes invalid the slots of st's own frame that no path from insn
  * reads before writing them. */
 int join_drop_dead_slots(struct vet_env *env, const struct join_walk *w, struct vstate *st,
@@ -562,16 +543,14 @@ int join_drop_dead_slots(struct vet_env *env, const struct join_walk *w, struct 
 		struct stack_slot *sl = stack_slot_at(f, k);
 		int err;
 
-		if ((live & (1ull << k)) || !plain_slot(sl))
-			continue;
-		if (slot_is_invalid(sl))
+		/* Dynptrs, iterators and irq flags hold what later checks read
+		 * as identity: they stay. */
+		if ((live & (1ull << k)) || !join_slot_plain(sl) || join_slot_invalid(sl))
 			continue;
 		err = frame_own_slot(env, f, k);
 		if (err)
 			return err;
-		sl = stack_slot_at(f, k);
-		memset(sl->slot_type, STACK_INVALID, sizeof(sl->slot_type));
-		reg_mark_not_init(&sl->spilled_ptr);
+		join_slot_invalidate(stack_slot_at(f, k));
 	}
 	return 0;
 }
