@@ -9,8 +9,9 @@
  * pass, a small analysis of its own runs over the instructions of the
  * loop body that the pass walked, with what the walk saw at each (the
  * facts, join_facts.c): where a memory access or a call reached into the
- * frame's stack, and which values an added register took. Each register and stack slot
- * of the loop's frame is followed as "the head's value of location k
+ * frame's stack, and which values an added register took. Each register
+ * and stack slot of the loop's frame is followed as "the head's value of
+ * location k
  * plus a number in [lo, hi]" (in 64 bits, or in the low 32 bits), through
  * moves, adds and subtractions of constants or of registers whose values
  * the walk bounded, spills and fills at fixed stack offsets; anything
@@ -587,18 +588,25 @@ static int analyse_loop(struct vet_env *env, const struct join_walk *w, const st
 
 /* What a trip of the loop headed at insn does, as forms of its head's
  * values (its registers' kinds and bounds from what the walk walked
- * from there): NULL when its analysis does not settle. */
-static struct inner *inner_new(struct vet_env *env, const struct join_walk *w, uint32_t insn,
-			       int depth)
+ * from there): *out, or NULL when its analysis does not settle. Returns
+ * 0 or -ENOMEM. */
+static int inner_new(struct vet_env *env, const struct join_walk *w, uint32_t insn, int depth,
+		     struct inner **out)
 {
 	const struct join_loop *l = &w->loops[w->loop_of[insn] - 1];
-	struct inner *n = vet_calloc(env, 1, sizeof(*n));
-	struct join_pass *p = vet_calloc(env, 1, sizeof(*p));
+	struct inner *n = NULL;
+	struct join_pass *p = NULL;
 	struct form *in = NULL;
 	struct uses u;
-	int ret = -ENOMEM;
+	int ret;
 
-	if (n && p && l->head_gen == w->fact_gen) {
+	*out = NULL;
+	if (l->head_gen != w->fact_gen)
+		return 0;
+	n = vet_calloc(env, 1, sizeof(*n));
+	p = vet_calloc(env, 1, sizeof(*p));
+	ret = n && p ? 0 : -ENOMEM;
+	if (!ret) {
 		for (int k = 0; k < JOIN_LOCS; k++)
 			p->head[k].kind = HEAD_POINTER;
 		for (int r = 0; r < BPF_REG_FP; r++) {
@@ -612,11 +620,12 @@ static struct inner *inner_new(struct vet_env *env, const struct join_walk *w, u
 	}
 	vet_free(env, in);
 	vet_free(env, p);
-	if (ret <= 0) {
-		vet_free(env, n);
-		return NULL;
+	if (ret > 0) {
+		*out = n;
+		return 0;
 	}
-	return n;
+	vet_free(env, n);
+	return ret;
 }
 
 static void inners_free(struct vet_env *env, struct inner **v, uint32_t n)
@@ -638,9 +647,15 @@ static int inners_find(struct vet_env *env, const struct join_walk *w, const str
 	v = vet_calloc(env, l->norder, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (uint32_t j = 1; j < l->norder; j++)
-		if (w->loop_of[l->order[j]] && fact_seen(w, l->order[j]))
-			v[j] = inner_new(env, w, l->order[j], depth + 1);
+	for (uint32_t j = 1; j < l->norder; j++) {
+		int err = w->loop_of[l->order[j]] && fact_seen(w, l->order[j]) ?
+				  inner_new(env, w, l->order[j], depth + 1, &v[j]) : 0;
+
+		if (err) {
+			inners_free(env, v, l->norder);
+			return err;
+		}
+	}
 	*out = v;
 	return 0;
 }
@@ -735,22 +750,18 @@ static uint64_t trips_to(int64_t imm, const struct form *f, int64_t c0, int64_t 
 
 /*
  * A guess of how many trips s's loop makes, from what the walk has seen
- * of its body so far (the first trip, say): a counter that starts at a
- * constant and steps by a constant, and an exit test comparing it with an
- * immediate. UINT64_MAX when there is no such counter. Only a guess: it
- * chooses between merging and walking trip by trip, which are both sound.
+ * of its body so far (the first trip, say; in and back its analysis): a
+ * counter that starts at a constant and steps by a constant, and an exit
+ * test comparing it with an immediate. UINT64_MAX when there is no such
+ * counter. Only a guess: it chooses between merging and walking trip by
+ * trip, which are both sound.
  */
-uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w, const struct join_site *s)
+static uint64_t trips_guess(struct vet_env *env, const struct join_walk *w,
+			    const struct join_site *s, const struct form *in, const struct form *back)
 {
 	const struct join_loop *l = s->loop;
-	struct form back[JOIN_LOCS], *in;
 	uint64_t best = UINT64_MAX;
-	struct uses u;
 
-	if (analyse(env, w, s, &in, back, &u) <= 0) {
-		vet_free(env, in);
-		return best;
-	}
 	for (uint32_t j = 0; j < l->norder; j++) {
 		const struct bpfvet_insn *insn = &env->insns[l->order[j]];
 		uint32_t succ[2];
@@ -775,7 +786,6 @@ uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w, const 
 			best = t < best ? t : best;
 		}
 	}
-	vet_free(env, in);
 	return best;
 }
 
@@ -1220,19 +1230,12 @@ static bool order_exit(const struct vet_env *env, const struct join_loop *l)
  * stops the widening below a wrap. More paths only widen the deltas, so
  * the first trip is enough to tell.
  */
-static bool proof_unlikely(struct vet_env *env, const struct join_walk *w,
-			   const struct join_site *s)
+static bool proof_unlikely(const struct vet_env *env, const struct join_site *s,
+			   const struct form *back)
 {
-	struct form back[JOIN_LOCS], *in;
 	bool exact = false;
-	struct uses u;
-	int ret;
 
 	if (s->ndisj != 1 || order_exit(env, s->loop))
-		return false;
-	ret = analyse(env, w, s, &in, back, &u);
-	vet_free(env, in);
-	if (ret <= 0)
 		return false;
 	for (int k = 0; k < JOIN_LOCS; k++)
 		if (s->pass->head[k].kind == HEAD_SCALAR && back[k].kind == F_SYM &&
@@ -1242,7 +1245,7 @@ static bool proof_unlikely(struct vet_env *env, const struct join_walk *w,
 }
 
 /* At the first trip back of a merged head: does it look like a loop of a
- * few trips (join_trips_guess()), one that moves a pointer with no
+ * few trips (trips_guess()), one that moves a pointer with no
  * counter that a test bounds (the merged pointer would grow without
  * bound), one around a loop walked trip by trip, or one whose trips no
  * merge will bound (proof_unlikely(): then walked as the kernel walks
@@ -1250,7 +1253,10 @@ static bool proof_unlikely(struct vet_env *env, const struct join_walk *w,
 bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 			    struct join_site *s, const struct vstate *sum)
 {
+	struct form back[JOIN_LOCS], *in;
 	uint64_t trips;
+	struct uses u;
+	bool settled;
 
 	if (s->guessed || s->growths || !s->pass || s->pass->rel_used)
 		return false;
@@ -1261,10 +1267,14 @@ bool join_trip_by_trip_wins(struct vet_env *env, const struct join_walk *w,
 	for (uint32_t i = 0; i < s->nbody; i++)
 		if (s->body[i]->loop && s->body[i]->exact)
 			return true;
-	trips = join_trips_guess(env, w, s);
+	/* The first trip's analysis: no analysis (out of memory too) is no
+	 * guess, and the merge goes on. */
+	settled = analyse(env, w, s, &in, back, &u) > 0;
+	trips = settled ? trips_guess(env, w, s, in, back) : UINT64_MAX;
+	vet_free(env, in);
 	if (trips <= JOIN_FEW_TRIPS || (trips == UINT64_MAX && moves_pointer(sum, env->cur)))
 		return true;
-	if (trips != UINT64_MAX || !proof_unlikely(env, w, s))
+	if (!settled || trips != UINT64_MAX || !proof_unlikely(env, s, back))
 		return false;
 	s->kernel_like = true;
 	return true;

@@ -175,7 +175,7 @@ struct join_site {
 	struct join_rel rel[JOIN_REL_MAX];
 	uint32_t nrel;
 	uint32_t rel_changes;	/* passes a relation in use failed */
-	bool guessed;		/* join_trips_guess() was asked */
+	bool guessed;		/* join_trip_by_trip_wins() was asked */
 	/* A loop whose merged pass proved no bound: its values stay apart
 	 * only path by path (a counter stepped by 3 or 7 that exits at some
 	 * sums only), so its trips are walked as the kernel walks them, with
@@ -288,8 +288,6 @@ void join_fact_record(struct vet_env *env, struct join_walk *w, uint32_t idx);
 enum { HEAD_NONE, HEAD_SCALAR, HEAD_FOLDABLE, HEAD_POINTER };
 int join_deltas(struct vet_env *env, const struct join_walk *w, const struct join_site *s,
 		struct join_delta *out);
-uint64_t join_trips_guess(struct vet_env *env, const struct join_walk *w,
-			  const struct join_site *s);
 bool join_delta_terminates(const struct join_pass *p, const struct join_delta *d, int k);
 uint32_t join_rels_find(const struct join_pass *p, const struct join_delta *d,
 			struct join_rel *rel, uint32_t max);
